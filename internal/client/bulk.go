@@ -1,0 +1,97 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+const (
+	opBulkDelete = "bulk delete subscriptions"
+	opBulkUpdate = "bulk update subscriptions"
+)
+
+// OperationStatus is the result of one item of a bulk operation.
+type OperationStatus struct {
+	// SubscriptionID identifies the item.
+	SubscriptionID string
+	// HTTPEquivalentCode is the status the item would have had on its own (200, 204, 400, 404).
+	HTTPEquivalentCode int
+	// Message is the service's message for the item.
+	Message string
+}
+
+// BulkDeleteSubscriptions deletes the given subscriptions in one request (operation 5,
+// "delete") and returns one status per item. Item failures are statuses, not errors.
+func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
+	if ids == nil {
+		ids = []string{}
+	}
+	return c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids})
+}
+
+// BulkUpdateSubscriptions updates the given subscriptions in one request (operation 5,
+// "update") and returns one status per item. Each subscription is sent whole, identified by
+// its ID; a changed server-managed field such as CreatedDate is rejected for that item.
+// Zero dates and empty strings are omitted.
+func (c *Client) BulkUpdateSubscriptions(ctx context.Context, accountID string, subs []Subscription) ([]OperationStatus, error) {
+	req := wireBulkUpdateRequest{Operation: "update", Subscriptions: make([]wireSubscription, 0, len(subs))}
+	for _, s := range subs {
+		req.Subscriptions = append(req.Subscriptions, toWireSubscription(s))
+	}
+	return c.bulk(ctx, opBulkUpdate, accountID, req)
+}
+
+// bulk sends a SubscriptionPatchRequest and reads the per-item statuses.
+func (c *Client) bulk(ctx context.Context, op, accountID string, in any) ([]OperationStatus, error) {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	resp, err := c.call(ctx, serviceCall{
+		operation: op,
+		method:    http.MethodPatch,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions"),
+		in:        in,
+	})
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := decodeOperationStatuses(resp.body)
+	if err != nil {
+		return nil, fmt.Errorf("could not decode response of %s: %w", op, err)
+	}
+	return statuses, nil
+}
+
+// decodeOperationStatuses reads a SubscriptionPatchResponseWrapper, or a bare array of
+// OperationStatus. An empty body yields no statuses.
+func decodeOperationStatuses(body []byte) ([]OperationStatus, error) {
+	data := bytes.TrimSpace(body)
+	var items []wireOperationStatus
+	switch {
+	case len(data) == 0 || string(data) == "null":
+	case data[0] == '[':
+		if err := json.Unmarshal(data, &items); err != nil {
+			return nil, err
+		}
+	default:
+		var w wirePatchResponse
+		if err := json.Unmarshal(data, &w); err != nil {
+			return nil, err
+		}
+		items = w.OperationStatuses
+	}
+	out := make([]OperationStatus, 0, len(items))
+	for _, it := range items {
+		out = append(out, OperationStatus{
+			SubscriptionID:     it.SubscriptionID,
+			HTTPEquivalentCode: int(it.HTTPEquivalentCode),
+			Message:            it.Message,
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,191 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+const (
+	// defaultRetryWaitMin is the shortest back-off between two attempts.
+	defaultRetryWaitMin = time.Second
+	// defaultRetryWaitMax is the longest back-off between two attempts.
+	defaultRetryWaitMax = 30 * time.Second
+	// defaultUserAgent is sent when Config.UserAgent is empty.
+	defaultUserAgent = "terraform-provider-eventnotify"
+	// apiTokenUserPrefix turns a user name into the Basic auth user name of an API token.
+	apiTokenUserPrefix = "PLATFORM_TOKEN."
+)
+
+// Config is everything New needs to build a Client. The zero values of the optional fields
+// select the documented defaults. Its String and GoString methods redact every secret, so a
+// Config can be logged or printed with %v, %+v or %#v safely.
+type Config struct {
+	// BaseURL is the service address; "/rest/v1/..." is appended (a trailing slash is tolerated).
+	BaseURL string
+	// AuthURL is the address of the JWT service; "/auth/jwt/generate/{accountId}" is appended.
+	// It may be empty when JWT is set.
+	AuthURL string
+	// AccountID is the default account: calls given an empty account ID use it, and its JWT
+	// authenticates the catalogue calls.
+	AccountID string
+	// Username is the Basic auth user name used to generate JWTs.
+	Username string
+	// Password is the Basic auth password. It conflicts with APIToken.
+	Password string
+	// APIToken replaces the password; the Basic auth user name then is "PLATFORM_TOKEN."+Username.
+	APIToken string
+	// OTP is a time-based one-time password sent as X-Platform-OTP when a JWT is generated.
+	OTP string
+	// JWT is a token issued elsewhere. When set, no Basic credentials are needed and no JWT is
+	// ever fetched; a 401 is reported as a rejected (probably expired) JWT.
+	JWT string
+	// MaxRetries is the number of retries after the first attempt; a negative value means 0.
+	MaxRetries int
+	// RequestsPerSecond limits every HTTP attempt of the Client, JWT fetches and retries
+	// included; 0 means unlimited.
+	RequestsPerSecond float64
+	// RequestTimeout bounds each attempt (connection, headers and body); 0 means none.
+	RequestTimeout time.Duration
+	// UserAgent is the full User-Agent header value, such as
+	// "terraform-provider-eventnotify/1.2.3".
+	UserAgent string
+	// HTTPClient is an optional base client. The Client works on a copy of it whose transport
+	// is wrapped with the rate limiter; nil means a new client on a clone of
+	// http.DefaultTransport.
+	HTTPClient *http.Client
+	// RetryWaitMin is the shortest back-off between attempts (default 1s).
+	RetryWaitMin time.Duration
+	// RetryWaitMax is the longest back-off between attempts (default 30s); a Retry-After
+	// header from the service takes precedence.
+	RetryWaitMax time.Duration
+}
+
+// String describes the configuration with every secret redacted.
+func (c Config) String() string {
+	httpClient := "nil"
+	if c.HTTPClient != nil {
+		httpClient = "set"
+	}
+	return fmt.Sprintf("client.Config{BaseURL:%q, AuthURL:%q, AccountID:%q, Username:%q, Password:%s, "+
+		"APIToken:%s, OTP:%s, JWT:%s, MaxRetries:%d, RequestsPerSecond:%g, RequestTimeout:%s, "+
+		"UserAgent:%q, HTTPClient:%s, RetryWaitMin:%s, RetryWaitMax:%s}",
+		c.BaseURL, c.AuthURL, c.AccountID, c.Username, redacted(c.Password),
+		redacted(c.APIToken), redacted(c.OTP), redacted(c.JWT), c.MaxRetries, c.RequestsPerSecond,
+		c.RequestTimeout, c.UserAgent, httpClient, c.RetryWaitMin, c.RetryWaitMax)
+}
+
+// GoString is String, so that %#v redacts secrets too.
+func (c Config) GoString() string { return c.String() }
+
+// redacted tells whether a secret is set without revealing it.
+func redacted(secret string) string {
+	if secret == "" {
+		return `""`
+	}
+	return "(sensitive)"
+}
+
+// normalize validates the configuration and fills in defaults.
+func (c Config) normalize() (Config, error) {
+	var errs []error
+	c.BaseURL = strings.TrimRight(strings.TrimSpace(c.BaseURL), "/")
+	c.AuthURL = strings.TrimRight(strings.TrimSpace(c.AuthURL), "/")
+	if c.BaseURL == "" {
+		errs = append(errs, errors.New("the service base URL is required"))
+	} else if err := checkURL(c.BaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("invalid base URL: %w", err))
+	}
+	if c.JWT == "" {
+		if c.AuthURL == "" {
+			errs = append(errs, errors.New("the auth URL is required to generate JWTs"))
+		} else if err := checkURL(c.AuthURL); err != nil {
+			errs = append(errs, fmt.Errorf("invalid auth URL: %w", err))
+		}
+		if c.Username == "" {
+			errs = append(errs, errors.New("a username is required unless a pre-issued JWT is configured"))
+		}
+		switch {
+		case c.Password != "" && c.APIToken != "":
+			errs = append(errs, errors.New("a password and an API token are mutually exclusive"))
+		case c.Password == "" && c.APIToken == "":
+			errs = append(errs, errors.New("a password or an API token is required unless a pre-issued JWT is configured"))
+		}
+	} else if c.AuthURL != "" {
+		if err := checkURL(c.AuthURL); err != nil {
+			errs = append(errs, fmt.Errorf("invalid auth URL: %w", err))
+		}
+	}
+	if c.MaxRetries < 0 {
+		c.MaxRetries = 0
+	}
+	if math.IsNaN(c.RequestsPerSecond) || c.RequestsPerSecond < 0 {
+		errs = append(errs, fmt.Errorf("requests per second must be 0 (unlimited) or positive, got %g", c.RequestsPerSecond))
+	}
+	if c.RequestTimeout < 0 {
+		errs = append(errs, fmt.Errorf("the request timeout must not be negative, got %s", c.RequestTimeout))
+	}
+	if c.RetryWaitMin < 0 || c.RetryWaitMax < 0 {
+		errs = append(errs, errors.New("retry wait bounds must not be negative"))
+	}
+	if c.RetryWaitMin == 0 {
+		c.RetryWaitMin = defaultRetryWaitMin
+	}
+	if c.RetryWaitMax == 0 {
+		c.RetryWaitMax = defaultRetryWaitMax
+	}
+	if c.RetryWaitMax < c.RetryWaitMin {
+		c.RetryWaitMax = c.RetryWaitMin
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = defaultUserAgent
+	}
+	if len(errs) > 0 {
+		return c, fmt.Errorf("invalid client configuration: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+// checkURL accepts absolute http and https URLs with a host.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q: the scheme must be http or https", raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q: no host", raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%q: credentials must not be part of the URL", stripUserinfo(u))
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q: a query or fragment is not allowed", raw)
+	}
+	return nil
+}
+
+// stripUserinfo renders a URL without its user information.
+func stripUserinfo(u *url.URL) string {
+	c := *u
+	c.User = nil
+	return c.String()
+}
+
+// basicCredentials returns the Basic auth user name and password used to generate JWTs.
+func (c Config) basicCredentials() (user, pass string) {
+	if c.APIToken != "" {
+		user = c.Username
+		if !strings.HasPrefix(user, apiTokenUserPrefix) {
+			user = apiTokenUserPrefix + user
+		}
+		return user, c.APIToken
+	}
+	return c.Username, c.Password
+}

@@ -1,0 +1,210 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// Sentinel errors matched by *APIError through errors.Is.
+var (
+	// ErrNotFound matches an *APIError with HTTP status 404.
+	ErrNotFound = errors.New("not found")
+	// ErrUnauthorized matches an *APIError with HTTP status 401.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrForbidden matches an *APIError with HTTP status 403.
+	ErrForbidden = errors.New("forbidden")
+)
+
+// rawBodyLimit is how much of a body that is not the service's error shape APIError keeps.
+const rawBodyLimit = 512
+
+// APIError is a non-2xx answer of the service or of the JWT endpoint.
+type APIError struct {
+	// Operation names the call, such as "create subscriptions" or "generate JWT".
+	Operation string
+	// Method is the HTTP method of the request.
+	Method string
+	// URLPath is the path of the request URL.
+	URLPath string
+	// StatusCode is the HTTP status of the answer.
+	StatusCode int
+	// ErrorText is the body's "error" member.
+	ErrorText string
+	// Messages is the body's "messages" member.
+	Messages []string
+	// Path is the body's "path" member.
+	Path string
+	// ErrorID is the body's "errorId" member (present on 500).
+	ErrorID string
+	// RawBody holds the first 512 bytes of a body that was not the service's JSON error
+	// shape, such as a proxy's HTML page.
+	RawBody string
+
+	accountID    string // account the call was made for, named by the 403 advice
+	preIssuedJWT bool   // the call used a pre-issued JWT, which changes the 401 advice
+	attempts     int    // HTTP attempts made, retries included
+}
+
+// Error names the operation, the status and the service's messages, and adds advice for 401
+// and 403.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	op := e.Operation
+	if op == "" {
+		op = "request"
+	}
+	fmt.Fprintf(&b, "%s: HTTP %d", op, e.StatusCode)
+	statusText := http.StatusText(e.StatusCode)
+	if statusText != "" {
+		b.WriteString(" " + statusText)
+	}
+	var details []string
+	if e.ErrorText != "" && !strings.EqualFold(e.ErrorText, statusText) {
+		details = append(details, e.ErrorText)
+	}
+	if len(e.Messages) > 0 {
+		details = append(details, strings.Join(e.Messages, "; "))
+	}
+	if len(details) == 0 && e.RawBody != "" {
+		details = append(details, "response body: "+shorten(e.RawBody, 200))
+	}
+	if len(details) > 0 {
+		b.WriteString(": " + strings.Join(details, ": "))
+	}
+	if e.ErrorID != "" {
+		fmt.Fprintf(&b, " (error ID %s)", e.ErrorID)
+	}
+	if e.attempts > 1 {
+		fmt.Fprintf(&b, " (after %d attempts)", e.attempts)
+	}
+	if hint := e.hint(); hint != "" {
+		b.WriteString(". " + hint)
+	}
+	return b.String()
+}
+
+// hint is the advice for statuses that the user can act on.
+func (e *APIError) hint() string {
+	switch e.StatusCode {
+	case http.StatusUnauthorized:
+		if e.preIssuedJWT {
+			return "The pre-issued JWT was rejected: it may have expired (JWTs are valid for 5 minutes) " +
+				"or belong to another account. Supply a fresh JWT, or configure a username with a password " +
+				"or API token so that JWTs are generated and refreshed automatically"
+		}
+		return "Check the username and password or API token (an API token is sent with the user name " +
+			"PLATFORM_TOKEN.<username>), and the OTP if the account uses two-factor authentication"
+	case http.StatusForbidden:
+		if e.accountID != "" {
+			return fmt.Sprintf("The user may not have access to account %q: check the account ID and the user's permissions", e.accountID)
+		}
+		return "The user may not have access to this account: check the account ID and the user's permissions"
+	}
+	return ""
+}
+
+// Is makes errors.Is(err, ErrNotFound), ErrUnauthorized and ErrForbidden work.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	}
+	return false
+}
+
+// serviceErrorShape reports whether the error came with the service's JSON error body (or
+// with no body at all), as opposed to, say, a proxy's HTML page.
+func (e *APIError) serviceErrorShape() bool {
+	return e.RawBody == ""
+}
+
+// wireError is the service's error body.
+type wireError struct {
+	Error    string          `json:"error"`
+	Messages json.RawMessage `json:"messages"`
+	Message  string          `json:"message"`
+	Path     string          `json:"path"`
+	ErrorID  string          `json:"errorId"`
+}
+
+// newAPIError builds an APIError from a failed answer. It never fails: a body that is not the
+// service's error shape is kept as a short RawBody excerpt.
+func newAPIError(op, method, urlPath string, status int, body []byte) *APIError {
+	e := &APIError{Operation: op, Method: method, URLPath: urlPath, StatusCode: status}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return e
+	}
+	var w wireError
+	if trimmed[0] == '{' && json.Unmarshal(trimmed, &w) == nil {
+		msgs := decodeMessages(w.Messages)
+		if len(msgs) == 0 && w.Message != "" {
+			msgs = []string{w.Message}
+		}
+		if w.Error != "" || len(msgs) > 0 {
+			e.ErrorText, e.Messages, e.Path, e.ErrorID = w.Error, msgs, w.Path, w.ErrorID
+			return e
+		}
+	}
+	e.RawBody = excerpt(trimmed, rawBodyLimit)
+	return e
+}
+
+// decodeMessages reads "messages" as an array of strings, or as one string.
+func decodeMessages(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil && one != "" {
+		return []string{one}
+	}
+	var mixed []any
+	if json.Unmarshal(raw, &mixed) == nil {
+		for _, m := range mixed {
+			if m != nil {
+				list = append(list, fmt.Sprint(m))
+			}
+		}
+	}
+	return list
+}
+
+// excerpt returns at most limit bytes of b as valid UTF-8 (invalid bytes become U+FFFD).
+func excerpt(b []byte, limit int) string {
+	if len(b) > 4*limit {
+		b = b[:4*limit]
+	}
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	if len(s) <= limit {
+		return s
+	}
+	s = s[:limit]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// shorten collapses whitespace and cuts s to at most n runes, for one-line messages.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}

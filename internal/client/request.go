@@ -1,0 +1,171 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// maxResponseBody bounds how much of a response body is read.
+const maxResponseBody = 32 << 20
+
+// httpRequest is one logical call to send, with all its attempts.
+type httpRequest struct {
+	operation string
+	method    string
+	url       string // absolute, query included
+	path      string // URL path, for logs and errors
+	body      []byte // nil: no body
+	bearer    string // JWT for a service call
+	basicUser string // Basic auth for the JWT endpoint
+	basicPass string
+	otp       string
+	logBodies bool // TRACE-log bodies (never for the JWT endpoint)
+}
+
+// httpResponse is the final answer of a call.
+type httpResponse struct {
+	status   int
+	body     []byte
+	readErr  error // the body could not be read to its end
+	attempts int
+}
+
+// success reports a 2xx status.
+func (r *httpResponse) success() bool { return r.status >= 200 && r.status < 300 }
+
+// serviceCall describes a call of one of the twelve operations.
+type serviceCall struct {
+	operation string
+	method    string
+	accountID string // whose JWT authenticates the call
+	path      string // relative to the base URL
+	query     url.Values
+	in        any // JSON-encoded request body, or nil
+}
+
+// call runs a service operation: it encodes the body, obtains the account's JWT, sends the
+// request with retries, and on a 401 refreshes the JWT once and repeats the request once. A
+// non-2xx answer becomes an *APIError.
+func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error) {
+	var body []byte
+	if sc.in != nil {
+		b, err := json.Marshal(sc.in)
+		if err != nil {
+			return nil, fmt.Errorf("%s: could not encode the request: %w", sc.operation, err)
+		}
+		body = b
+	}
+	u := c.cfg.BaseURL + sc.path
+	if len(sc.query) > 0 {
+		u += "?" + sc.query.Encode()
+	}
+	ctx = maskSecrets(ctx, c.secrets...)
+	token, err := c.token(ctx, sc.accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sc.operation, err)
+	}
+	req := &httpRequest{
+		operation: sc.operation,
+		method:    sc.method,
+		url:       u,
+		path:      c.basePath + sc.path,
+		body:      body,
+		bearer:    token,
+		logBodies: true,
+	}
+	resp, err := c.send(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.status == http.StatusUnauthorized && c.cfg.JWT == "" {
+		tflog.Debug(ctx, "JWT rejected by the service; refreshing it and repeating the request once",
+			map[string]any{"operation": sc.operation, "account_id": sc.accountID})
+		c.tokens.invalidate(sc.accountID, token)
+		token, err = c.token(ctx, sc.accountID)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sc.operation, err)
+		}
+		req.bearer = token
+		if resp, err = c.send(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	if !resp.success() {
+		return nil, c.apiError(sc.operation, sc.method, req.path, sc.accountID, resp)
+	}
+	if resp.readErr != nil {
+		return nil, fmt.Errorf("could not read response of %s: %w", sc.operation, resp.readErr)
+	}
+	return resp, nil
+}
+
+// apiError turns a failed answer into an *APIError.
+func (c *Client) apiError(operation, method, path, accountID string, resp *httpResponse) *APIError {
+	e := newAPIError(operation, method, path, resp.status, resp.body)
+	e.accountID = accountID
+	e.preIssuedJWT = c.cfg.JWT != ""
+	e.attempts = resp.attempts
+	return e
+}
+
+// send performs one logical request through go-retryablehttp and reads the final answer.
+// A transport or context error comes back wrapped with the operation's name.
+func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error) {
+	if r.bearer != "" {
+		ctx = maskSecrets(ctx, r.bearer)
+	}
+	ctx, info := withCallInfo(ctx, r.operation)
+	var rawBody any
+	if r.body != nil {
+		rawBody = r.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, r.url, rawBody)
+	if err != nil {
+		return nil, fmt.Errorf("%s: could not build the request: %w", r.operation, err)
+	}
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	req.Header.Set("Accept", "application/json")
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	switch {
+	case r.bearer != "":
+		req.Header.Set("Authorization", "Bearer "+r.bearer)
+	case r.basicUser != "" || r.basicPass != "":
+		req.SetBasicAuth(r.basicUser, r.basicPass)
+		req.Header.Set("Accept", "application/json, text/plain")
+	}
+	if r.otp != "" {
+		req.Header.Set("X-Platform-OTP", r.otp)
+	}
+	if r.logBodies {
+		logBody(ctx, "eventnotify API request body", r.operation, r.body)
+	}
+	resp, err := c.retryClient(ctx, r.method).Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+			err = fmt.Errorf("%w: %w", ctxErr, err)
+		}
+		return nil, fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, err)
+	}
+	defer resp.Body.Close()
+	out := &httpResponse{status: resp.StatusCode, attempts: int(info.attempts.Load())}
+	out.body, out.readErr = io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	if out.readErr != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("%s: reading the response: %w", r.operation, ctxErr)
+		}
+	}
+	if r.logBodies {
+		logBody(ctx, "eventnotify API response body", r.operation, out.body)
+	}
+	return out, nil
+}

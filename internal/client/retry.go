@@ -1,0 +1,181 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// maxRetryAfter caps a Retry-After header, so that a bogus value cannot stall a run for
+// hours; the caller's context bounds the wait in any case.
+const maxRetryAfter = 10 * time.Minute
+
+// retryClient returns a go-retryablehttp client for one call: it shares the Client's
+// http.Client and limiter, logs through tflog on ctx, and retries what is safe for method.
+func (c *Client) retryClient(ctx context.Context, method string) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:   c.httpClient,
+		Logger:       leveledLogger{ctx: ctx},
+		RetryWaitMin: c.cfg.RetryWaitMin,
+		RetryWaitMax: c.cfg.RetryWaitMax,
+		RetryMax:     c.cfg.MaxRetries,
+		CheckRetry:   retryPolicy(method),
+		Backoff:      c.backoff,
+		ErrorHandler: giveUp,
+	}
+}
+
+// idempotent reports whether a request with this method may be repeated after the service
+// may have acted on it.
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+// retryPolicy decides what to retry. GET, PUT and DELETE: 429, 502, 503, 504 and transport
+// errors. POST and PATCH: only 429, and connections that failed before the request was sent.
+// Never other 4xx, never 500, never once the caller's context is done.
+func retryPolicy(method string) retryablehttp.CheckRetry {
+	safe := idempotent(method)
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return false, ctxErr
+		}
+		if err != nil {
+			if !retryableTransportError(err) {
+				return false, nil
+			}
+			return safe || notSent(err), nil
+		}
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests:
+			return true, nil
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return safe, nil
+		}
+		return false, nil
+	}
+}
+
+// retryableTransportError rules out errors that another attempt cannot fix.
+func retryableTransportError(err error) bool {
+	var rl *rateLimitError
+	if errors.As(err, &rl) {
+		return false
+	}
+	var (
+		unknownAuthority x509.UnknownAuthorityError
+		hostname         x509.HostnameError
+		invalidCert      x509.CertificateInvalidError
+		verification     *tls.CertificateVerificationError
+	)
+	if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+		errors.As(err, &invalidCert) || errors.As(err, &verification) {
+		return false
+	}
+	return true
+}
+
+// notSent reports whether a transport error certainly happened before any byte of the
+// request reached the server: a failed dial (DNS lookup, connection refused, dial timeout).
+// A reset or timeout on an established connection is not such an error.
+func notSent(err error) bool {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return true
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED)
+}
+
+// backoff honours a Retry-After header (seconds or HTTP date), and otherwise waits
+// exponentially longer with jitter, between min and max.
+func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.now()); ok {
+			return d
+		}
+	}
+	return jitteredBackoff(min, max, attempt)
+}
+
+// jitteredBackoff returns a wait drawn from [d/2, d] with d = min·2^attempt capped at max,
+// and never less than min.
+func jitteredBackoff(min, max time.Duration, attempt int) time.Duration {
+	d := max
+	if attempt < 32 {
+		if m := min << uint(attempt); m > 0 && m < max {
+			d = m
+		}
+	}
+	half := d / 2
+	wait := half
+	if half > 0 {
+		wait += time.Duration(rand.Int64N(int64(half) + 1))
+	}
+	if wait < min {
+		wait = min
+	}
+	return wait
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	at, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	d := at.Sub(now)
+	if d < 0 {
+		d = 0
+	}
+	if d > maxRetryAfter {
+		d = maxRetryAfter
+	}
+	return d, true
+}
+
+// giveUp is the retryablehttp.ErrorHandler: it hands the last response back (so that its
+// status and body become an *APIError), or the last error with the number of attempts.
+func giveUp(resp *http.Response, err error, attempts int) (*http.Response, error) {
+	if err == nil {
+		return resp, nil
+	}
+	if resp != nil && resp.Body != nil {
+		_ = resp.Body.Close()
+	}
+	if attempts > 1 {
+		return nil, fmt.Errorf("giving up after %d attempts: %w", attempts, err)
+	}
+	return nil, err
+}

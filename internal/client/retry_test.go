@@ -1,0 +1,318 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// scripted answers the given statuses in turn, then 200/201/204 with a body fitting the
+// operation.
+func scripted(statuses []int, headers map[string]string, success func(w http.ResponseWriter)) (http.HandlerFunc, *atomic.Int32) {
+	var n atomic.Int32
+	return func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		if i < len(statuses) {
+			for k, v := range headers {
+				w.Header().Set(k, v)
+			}
+			writeJSON(w, statuses[i], `{"error":"x","messages":["scripted"],"path":"/"}`)
+			return
+		}
+		success(w)
+	}, &n
+}
+
+func okEvents(w http.ResponseWriter)  { writeJSON(w, 200, `[]`) }
+func okCreate(w http.ResponseWriter)  { writeJSON(w, 201, `{"subscriptions":[]}`) }
+func okBulk(w http.ResponseWriter)    { writeJSON(w, 207, `{"operationStatuses":[]}`) }
+func okNoBody(w http.ResponseWriter)  { w.WriteHeader(204) }
+func okReplace(w http.ResponseWriter) { writeJSON(w, 200, `{"subscriptions":[]}`) }
+
+// TestRetries counts attempts per method and status.
+func TestRetries(t *testing.T) {
+	list := func(ctx context.Context, c *Client) error { _, err := c.ListEvents(ctx); return err }
+	post := func(ctx context.Context, c *Client) error { _, err := c.CreateSubscriptions(ctx, "", nil); return err }
+	patch := func(ctx context.Context, c *Client) error {
+		_, err := c.BulkDeleteSubscriptions(ctx, "", []string{"a"})
+		return err
+	}
+	put := func(ctx context.Context, c *Client) error { _, err := c.ReplaceSubscriptions(ctx, "", nil); return err }
+	del := func(ctx context.Context, c *Client) error { return c.DeleteSubscription(ctx, "", "s1") }
+	tests := []struct {
+		name       string
+		call       func(ctx context.Context, c *Client) error
+		statuses   []int
+		headers    map[string]string
+		success    func(w http.ResponseWriter)
+		maxRetries int
+		wantCalls  int32
+		wantStatus int // 0 => success
+	}{
+		{"GET 503 then success", list, []int{503, 503}, nil, okEvents, 3, 3, 0},
+		{"GET 502 504 429 then success", list, []int{502, 504, 429}, nil, okEvents, 3, 4, 0},
+		{"GET 503 beyond MaxRetries", list, []int{503, 503, 503, 503}, nil, okEvents, 2, 3, 503},
+		{"GET MaxRetries 0", list, []int{503}, nil, okEvents, 0, 1, 503},
+		{"GET 500 never retried", list, []int{500}, nil, okEvents, 3, 1, 500},
+		{"GET 400 never retried", list, []int{400}, nil, okEvents, 3, 1, 400},
+		{"GET 404 never retried", list, []int{404}, nil, okEvents, 3, 1, 404},
+		{"GET 501 never retried", list, []int{501}, nil, okEvents, 3, 1, 501},
+		{"POST 503 not retried", post, []int{503}, nil, okCreate, 3, 1, 503},
+		{"POST 502 not retried", post, []int{502}, nil, okCreate, 3, 1, 502},
+		{"POST 504 not retried", post, []int{504}, nil, okCreate, 3, 1, 504},
+		{"POST 500 not retried", post, []int{500}, nil, okCreate, 3, 1, 500},
+		{"POST 429 retried", post, []int{429, 429}, nil, okCreate, 3, 3, 0},
+		{"PATCH 503 not retried", patch, []int{503}, nil, okBulk, 3, 1, 503},
+		{"PATCH 429 retried", patch, []int{429}, nil, okBulk, 3, 2, 0},
+		{"PUT 502 retried", put, []int{502}, nil, okReplace, 3, 2, 0},
+		{"DELETE 504 retried", del, []int{504, 503}, nil, okNoBody, 3, 3, 0},
+		{"DELETE 409 not retried", del, []int{409}, nil, okNoBody, 3, 1, 409},
+		{"Retry-After date in the past", list, []int{429}, map[string]string{"Retry-After": "Mon, 02 Jan 2006 15:04:05 GMT"}, okEvents, 3, 2, 0},
+		{"Retry-After zero seconds", list, []int{503}, map[string]string{"Retry-After": "0"}, okEvents, 3, 2, 0},
+		{"Retry-After garbage", list, []int{503}, map[string]string{"Retry-After": "soon"}, okEvents, 3, 2, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, n := scripted(tc.statuses, tc.headers, tc.success)
+			f := newFake(t, h)
+			c := f.newClient(func(cfg *Config) { cfg.MaxRetries = tc.maxRetries })
+			err := tc.call(context.Background(), c)
+			if got := n.Load(); got != tc.wantCalls {
+				t.Errorf("%d attempts, want %d", got, tc.wantCalls)
+			}
+			if tc.wantStatus == 0 {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				return
+			}
+			var apiErr *APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.wantStatus {
+				t.Fatalf("error %v, want HTTP %d", err, tc.wantStatus)
+			}
+			if tc.wantCalls > 1 && !strings.Contains(err.Error(), "attempts") {
+				t.Errorf("error %q does not say how many attempts were made", err)
+			}
+		})
+	}
+}
+
+// TestRetryAfterHonoured: a Retry-After of one second wins over a 5ms back-off. Only a lower
+// bound on the elapsed time is asserted.
+func TestRetryAfterHonoured(t *testing.T) {
+	h, n := scripted([]int{429}, map[string]string{"Retry-After": "1"}, okEvents)
+	f := newFake(t, h)
+	c := f.newClient(nil)
+	if _, err := c.Token(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := c.ListEvents(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 2 {
+		t.Errorf("%d attempts, want 2", n.Load())
+	}
+	if elapsed := time.Since(start); elapsed < 900*time.Millisecond {
+		t.Errorf("retried after %v, before the 1s Retry-After", elapsed)
+	}
+}
+
+// TestBackoff checks Retry-After parsing and the jittered exponential back-off bounds.
+func TestBackoff(t *testing.T) {
+	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"7", 7 * time.Second, true},
+		{" 0 ", 0, true},
+		{"-1", 0, false},
+		{"", 0, false},
+		{"later", 0, false},
+		{"99999999", maxRetryAfter, true},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
+		{"Wednesday, 01-Jan-25 12:00:30 GMT", 30 * time.Second, true}, // RFC 850
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
+		{now.Add(24 * time.Hour).Format(http.TimeFormat), maxRetryAfter, true},
+	}
+	for _, tc := range tests {
+		got, ok := parseRetryAfter(tc.in, now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseRetryAfter(%q) = %v, %t; want %v, %t", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+	c := &Client{now: func() time.Time { return now }}
+	resp := &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"7"}}}
+	if got := c.backoff(time.Millisecond, 10*time.Millisecond, 0, resp); got != 7*time.Second {
+		t.Errorf("backoff with Retry-After = %v", got)
+	}
+	min, max := 100*time.Millisecond, 2*time.Second
+	for attempt := 0; attempt < 40; attempt++ {
+		ceiling := max
+		if attempt < 5 {
+			ceiling = min << attempt
+			if ceiling > max {
+				ceiling = max
+			}
+		}
+		for i := 0; i < 50; i++ {
+			got := c.backoff(min, max, attempt, &http.Response{StatusCode: 503, Header: http.Header{}})
+			if got < min || got > ceiling || got < ceiling/2 {
+				t.Fatalf("attempt %d: back-off %v outside [%v, %v]", attempt, got, ceiling/2, ceiling)
+			}
+		}
+	}
+}
+
+// TestRetryPolicyTransportErrors: what counts as "not sent" for POST and PATCH.
+func TestRetryPolicyTransportErrors(t *testing.T) {
+	urlErr := func(err error) error { return &url.Error{Op: "Post", URL: "http://x", Err: err} }
+	refused := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}})
+	dns := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}})
+	reset := urlErr(&net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}})
+	timeout := urlErr(context.DeadlineExceeded)
+	eof := urlErr(errors.New("EOF"))
+	limiter := urlErr(&rateLimitError{err: errors.New("would exceed deadline")})
+	tests := []struct {
+		method string
+		err    error
+		want   bool
+	}{
+		{http.MethodPost, refused, true},
+		{http.MethodPost, dns, true},
+		{http.MethodPatch, refused, true},
+		{http.MethodPost, reset, false},
+		{http.MethodPost, timeout, false},
+		{http.MethodPatch, eof, false},
+		{http.MethodGet, reset, true},
+		{http.MethodGet, timeout, true},
+		{http.MethodPut, eof, true},
+		{http.MethodDelete, refused, true},
+		{http.MethodGet, limiter, false},
+	}
+	for _, tc := range tests {
+		got, err := retryPolicy(tc.method)(context.Background(), nil, tc.err)
+		if got != tc.want || err != nil {
+			t.Errorf("%s %v: retry %t (%v), want %t", tc.method, tc.err, got, err, tc.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if retry, err := retryPolicy(http.MethodGet)(ctx, nil, reset); retry || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: retry %t, %v", retry, err)
+	}
+}
+
+// TestTransportErrorsEndToEnd: a connection reset after the request was sent is retried for
+// GET but not for POST; a refused connection is retried for POST too.
+func TestTransportErrorsEndToEnd(t *testing.T) {
+	var calls atomic.Int32
+	hijack := func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			_ = conn.Close()
+		}
+	}
+	f := newFake(t, hijack)
+	c := f.newClient(func(cfg *Config) { cfg.MaxRetries = 2 })
+	_, err := c.ListEvents(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "giving up after 3 attempts") {
+		t.Fatalf("GET: %v", err)
+	}
+	// net/http itself may repeat an idempotent request once on a reused connection.
+	if got := calls.Load(); got < 3 {
+		t.Errorf("GET: %d attempts, want at least 3", got)
+	}
+	calls.Store(0)
+	_, err = c.CreateSubscriptions(context.Background(), "", nil)
+	if err == nil || !strings.Contains(err.Error(), "create subscriptions") {
+		t.Fatalf("POST: %v", err)
+	}
+	if got := calls.Load(); got != 1 {
+		t.Errorf("POST: %d attempts, want 1", got)
+	}
+
+	// A closed port: the connection is refused before anything is sent.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	c2, err := New(Config{BaseURL: "http://" + addr, JWT: "pre.issued.jwt", AccountID: "a", MaxRetries: 2,
+		RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c2.CreateSubscriptions(context.Background(), "", nil)
+	if err == nil || !strings.Contains(err.Error(), "giving up after 3 attempts") {
+		t.Errorf("POST to a closed port: %v", err)
+	}
+}
+
+// TestRequestTimeoutPerAttempt: a slow first attempt times out and the GET is retried; a
+// POST is not.
+func TestRequestTimeoutPerAttempt(t *testing.T) {
+	var calls atomic.Int32
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			select {
+			case <-time.After(10 * time.Second):
+			case <-r.Context().Done():
+			}
+		}
+		writeJSON(w, 200, `[]`)
+	})
+	c := f.newClient(func(cfg *Config) { cfg.RequestTimeout = 500 * time.Millisecond })
+	if _, err := c.Token(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListEvents(context.Background()); err != nil {
+		t.Fatalf("GET: %v", err)
+	}
+	if got := calls.Load(); got != 2 {
+		t.Errorf("GET: %d attempts, want 2", got)
+	}
+	calls.Store(0)
+	_, err := c.CreateSubscriptions(context.Background(), "", nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("POST: %v", err)
+	}
+	if got := calls.Load(); got != 1 {
+		t.Errorf("POST: %d attempts, want 1", got)
+	}
+}
+
+// TestRetryStopsWithContext: a cancelled context ends the back-off at once.
+func TestRetryStopsWithContext(t *testing.T) {
+	h, n := scripted([]int{503, 503, 503, 503}, map[string]string{"Retry-After": "30"}, okEvents)
+	f := newFake(t, h)
+	c := f.newClient(nil)
+	if _, err := c.Token(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.ListEvents(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v", err)
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d attempts, want 1", n.Load())
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Error("the back-off ignored the context")
+	}
+}

@@ -1,0 +1,361 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Operation names used in errors and logs.
+const (
+	opListSubscriptions    = "list subscriptions"
+	opReplaceSubscriptions = "replace subscriptions"
+	opCreateSubscriptions  = "create subscriptions"
+	opDeleteAll            = "delete all subscriptions"
+	opReadSubscription     = "read subscription"
+	opUpdateSubscription   = "update subscription"
+	opDeleteSubscription   = "delete subscription"
+)
+
+const (
+	// defaultPageSize is the page size the client asks for when ListOptions.PageSize is 0.
+	defaultPageSize = 100
+	// maxPages stops paging through a server that keeps inventing new pages.
+	maxPages = 100000
+)
+
+// Subscription is a subscription as the service returns it.
+type Subscription struct {
+	// ID is the service-assigned subscriptionId.
+	ID string
+	// AccountID is the owning account.
+	AccountID string
+	// EventName is the event subscribed to.
+	EventName string
+	// DestinationType is EVENT_STREAMS or EMAIL.
+	DestinationType string
+	// LogLevel is INFO, WARNING or ERROR.
+	LogLevel string
+	// DestinationEmail is the e-mail destination, for EMAIL.
+	DestinationEmail string
+	// EventStreamsEnvironment is the event streams environment ID.
+	EventStreamsEnvironment string
+	// EventStreamsEnvironmentName is the event streams environment name.
+	EventStreamsEnvironmentName string
+	// EventStreamsTopic is the event streams topic.
+	EventStreamsTopic string
+	// Enabled tells whether the subscription is active; absent on the wire means true.
+	Enabled bool
+	// CreatedDate is the creation time in Unix milliseconds.
+	CreatedDate int64
+	// LastUpdatedDate is the last update time in Unix milliseconds.
+	LastUpdatedDate int64
+	// CreatedBy is the e-mail of the creating user.
+	CreatedBy string
+	// LastUpdatedUserID is the e-mail of the user who last updated the subscription.
+	LastUpdatedUserID string
+}
+
+// SubscriptionInput is what a caller may set on a subscription (SubscriptionCreate); it
+// carries no server-managed field.
+type SubscriptionInput struct {
+	// EventName is required.
+	EventName string
+	// DestinationType is required: EVENT_STREAMS or EMAIL.
+	DestinationType string
+	// LogLevel is required: INFO, WARNING or ERROR.
+	LogLevel string
+	// EventStreamsEnvironment is the environment ID; "" is omitted.
+	EventStreamsEnvironment string
+	// EventStreamsEnvironmentName is the environment name; "" is omitted.
+	EventStreamsEnvironmentName string
+	// EventStreamsTopic is the topic; "" is omitted.
+	EventStreamsTopic string
+	// Enabled is omitted when nil (the service's default is true).
+	Enabled *bool
+}
+
+// ListOptions tunes operation 1. Zero values select the service's defaults, except that the
+// client asks for pages of 100 when PageSize is 0.
+type ListOptions struct {
+	// PageSize is the number of subscriptions per page.
+	PageSize int
+	// SortBy is a field name, passed through as sortBy.
+	SortBy string
+	// SortDirection is ASC or DESC, passed through as sortDirection.
+	SortDirection string
+}
+
+// Page is one page of operation 1.
+type Page struct {
+	// Subscriptions holds the page's subscriptions; never nil.
+	Subscriptions []Subscription
+	// PageNumber is the 0-based page number.
+	PageNumber int
+	// PageSize is the page size.
+	PageSize int
+	// TotalPages is the number of pages, when the service says.
+	TotalPages int
+	// TotalElements is the number of subscriptions, when the service says.
+	TotalElements int64
+	// NumberOfElements is the number of subscriptions on this page.
+	NumberOfElements int
+	// First tells whether this is the first page.
+	First bool
+	// Last tells whether this is the last page.
+	Last bool
+}
+
+// ListSubscriptions returns every subscription of the account (operation 1), paging through
+// to the last page. An account without subscriptions (204, or the service's 404) yields an
+// empty slice and no error.
+func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, error) {
+	all := []Subscription{}
+	seen := make(map[string]struct{})
+	for n := 0; n < maxPages; n++ {
+		page, err := c.ListSubscriptionsPage(ctx, accountID, n, opts)
+		if err != nil {
+			return nil, err
+		}
+		added := 0
+		for _, s := range page.Subscriptions {
+			if s.ID != "" {
+				if _, dup := seen[s.ID]; dup {
+					continue
+				}
+				seen[s.ID] = struct{}{}
+			}
+			all = append(all, s)
+			added++
+		}
+		if page.Last || added == 0 {
+			break
+		}
+	}
+	return all, nil
+}
+
+// ListSubscriptionsPage returns one page of operation 1; pageNumber starts at 0. An empty
+// account (204, or a 404 with the service's error body) yields an empty last page. Last is
+// also set when the service says that this is the last page by totalPages, or gives no
+// pagination metadata and a short page.
+func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opListSubscriptions, err)
+	}
+	if pageNumber < 0 {
+		return nil, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
+	}
+	pageSize := opts.PageSize
+	if pageSize <= 0 {
+		pageSize = defaultPageSize
+	}
+	q := url.Values{}
+	q.Set("pageNumber", strconv.Itoa(pageNumber))
+	q.Set("pageSize", strconv.Itoa(pageSize))
+	if opts.SortBy != "" {
+		q.Set("sortBy", opts.SortBy)
+	}
+	if opts.SortDirection != "" {
+		q.Set("sortDirection", opts.SortDirection)
+	}
+	empty := &Page{Subscriptions: []Subscription{}, PageNumber: pageNumber, PageSize: pageSize, First: pageNumber == 0, Last: true}
+	resp, err := c.call(ctx, serviceCall{
+		operation: opListSubscriptions,
+		method:    http.MethodGet,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions"),
+		query:     q,
+	})
+	if err != nil {
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound && apiErr.serviceErrorShape() {
+			return empty, nil
+		}
+		return nil, err
+	}
+	if resp.status == http.StatusNoContent {
+		return empty, nil
+	}
+	w, err := decodeSubscriptionWrapper(resp.body)
+	if err != nil {
+		return nil, fmt.Errorf("could not decode response of %s: %w", opListSubscriptions, err)
+	}
+	return w.page(pageNumber, pageSize), nil
+}
+
+// page builds a Page from a decoded wrapper of operation 1.
+func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
+	p := &Page{
+		Subscriptions: w.list(),
+		PageNumber:    requested,
+		PageSize:      pageSize,
+		First:         requested == 0,
+	}
+	p.NumberOfElements = len(p.Subscriptions)
+	m := w.PaginationMetadata
+	if m == nil {
+		// No metadata: a short page is the last one.
+		p.Last = len(p.Subscriptions) < pageSize
+		return p
+	}
+	if m.PageNumber != nil {
+		p.PageNumber = int(*m.PageNumber)
+	}
+	if m.PageSize != nil && *m.PageSize > 0 {
+		p.PageSize = int(*m.PageSize)
+	}
+	if m.TotalPages != nil {
+		p.TotalPages = int(*m.TotalPages)
+	}
+	if m.TotalElements != nil {
+		p.TotalElements = int64(*m.TotalElements)
+	}
+	if m.NumberOfElements != nil {
+		p.NumberOfElements = int(*m.NumberOfElements)
+	}
+	if m.First != nil {
+		p.First = *m.First
+	}
+	switch {
+	case m.Last != nil && *m.Last:
+		p.Last = true
+	case m.TotalPages != nil && requested+1 >= int(*m.TotalPages):
+		p.Last = true
+	case len(p.Subscriptions) == 0:
+		p.Last = true
+	}
+	return p
+}
+
+// ReplaceSubscriptions replaces all subscriptions of the account with in (operation 2) and
+// returns what the service answers; 204 yields an empty slice.
+func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
+	return c.writeSubscriptions(ctx, opReplaceSubscriptions, http.MethodPut, accountID, in)
+}
+
+// CreateSubscriptions creates subscriptions in the account (operation 3) and returns them;
+// 204 yields an empty slice.
+func (c *Client) CreateSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
+	return c.writeSubscriptions(ctx, opCreateSubscriptions, http.MethodPost, accountID, in)
+}
+
+// writeSubscriptions sends a SubscriptionCreateRequest and reads a SubscriptionWrapper.
+func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID string, in []SubscriptionInput) ([]Subscription, error) {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	resp, err := c.call(ctx, serviceCall{
+		operation: op,
+		method:    method,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions"),
+		in:        toWireCreateRequest(in),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if resp.status == http.StatusNoContent {
+		return []Subscription{}, nil
+	}
+	w, err := decodeSubscriptionWrapper(resp.body)
+	if err != nil {
+		return nil, fmt.Errorf("could not decode response of %s: %w", op, err)
+	}
+	return w.list(), nil
+}
+
+// DeleteAllSubscriptions deletes every subscription of the account (operation 4). The
+// service's 404 for an account without subscriptions is returned as an *APIError that
+// matches ErrNotFound.
+func (c *Client) DeleteAllSubscriptions(ctx context.Context, accountID string) error {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opDeleteAll, err)
+	}
+	_, err = c.call(ctx, serviceCall{
+		operation: opDeleteAll,
+		method:    http.MethodDelete,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions"),
+	})
+	return err
+}
+
+// GetSubscription reads one subscription (operation 6); the service's 404 matches
+// ErrNotFound. The subscription is accepted at the top level of the body or under
+// "subscription" (rule 5).
+func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Subscription, error) {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
+	}
+	if id == "" {
+		return nil, fmt.Errorf("%s: the subscription ID is required", opReadSubscription)
+	}
+	resp, err := c.call(ctx, serviceCall{
+		operation: opReadSubscription,
+		method:    http.MethodGet,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeSingleSubscription(resp.body)
+	if err != nil {
+		return nil, fmt.Errorf("could not decode response of %s: %w", opReadSubscription, err)
+	}
+	return s, nil
+}
+
+// UpdateSubscription replaces one subscription's settings (operation 7) and returns the
+// updated subscription, accepted in either shape of rule 5.
+func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, in SubscriptionInput) (*Subscription, error) {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
+	}
+	if id == "" {
+		return nil, fmt.Errorf("%s: the subscription ID is required", opUpdateSubscription)
+	}
+	resp, err := c.call(ctx, serviceCall{
+		operation: opUpdateSubscription,
+		method:    http.MethodPut,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
+		in:        wireSubscriptionUpdateSingleRequest{Subscription: toWireCreate(in)},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeSingleSubscription(resp.body)
+	if err != nil {
+		return nil, fmt.Errorf("could not decode response of %s: %w", opUpdateSubscription, err)
+	}
+	return s, nil
+}
+
+// DeleteSubscription deletes one subscription (operation 8); the service's 404 matches
+// ErrNotFound.
+func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) error {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
+	}
+	if id == "" {
+		return fmt.Errorf("%s: the subscription ID is required", opDeleteSubscription)
+	}
+	_, err = c.call(ctx, serviceCall{
+		operation: opDeleteSubscription,
+		method:    http.MethodDelete,
+		accountID: accountID,
+		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
+	})
+	return err
+}

@@ -1,0 +1,269 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/sync/singleflight"
+)
+
+const (
+	// opGenerateJWT names the JWT endpoint in errors and logs.
+	opGenerateJWT = "generate JWT"
+	// defaultTokenLifetime is assumed for a token without an exp claim (the service's
+	// documented lifetime).
+	defaultTokenLifetime = 5 * time.Minute
+	// maxRefreshMargin is the longest time before expiry at which a token is refreshed.
+	maxRefreshMargin = 30 * time.Second
+	// tokenFlightRetries bounds how often a caller joins a new fetch after a fetch it shared
+	// was cancelled by the context of the caller that started it.
+	tokenFlightRetries = 3
+)
+
+// tokenCache holds one JWT per account. Fetches are deduplicated per account, so concurrent
+// callers share one fetch.
+type tokenCache struct {
+	mu      sync.RWMutex
+	entries map[string]cachedToken
+	group   singleflight.Group
+}
+
+// cachedToken is a JWT with the moment from which it should be replaced.
+type cachedToken struct {
+	value     string
+	expiresAt time.Time
+	refreshAt time.Time
+}
+
+// fresh returns the account's token if it is not due for refresh at now.
+func (tc *tokenCache) fresh(accountID string, now time.Time) (string, bool) {
+	tc.mu.RLock()
+	e, ok := tc.entries[accountID]
+	tc.mu.RUnlock()
+	if !ok || !now.Before(e.refreshAt) {
+		return "", false
+	}
+	return e.value, true
+}
+
+// store caches a token.
+func (tc *tokenCache) store(accountID string, t cachedToken) {
+	tc.mu.Lock()
+	tc.entries[accountID] = t
+	tc.mu.Unlock()
+}
+
+// invalidate drops the account's token, but only if it is still the one that failed: a
+// caller whose request failed with an old token must not throw away a token that another
+// caller has just fetched.
+func (tc *tokenCache) invalidate(accountID, failed string) {
+	tc.mu.Lock()
+	if e, ok := tc.entries[accountID]; ok && e.value == failed {
+		delete(tc.entries, accountID)
+	}
+	tc.mu.Unlock()
+}
+
+// Token returns the JWT that authenticates calls for accountID ("" means the configured
+// account): the pre-issued JWT when one is configured, else a cached token, fetched from
+// {AuthURL}/auth/jwt/generate/{accountId} when there is none or it is about to expire.
+// Concurrent callers for one account share a single fetch.
+func (c *Client) Token(ctx context.Context, accountID string) (string, error) {
+	if c.cfg.JWT != "" {
+		return c.cfg.JWT, nil
+	}
+	if id, err := c.account(accountID); err == nil {
+		if t, ok := c.tokens.fresh(id, c.now()); ok {
+			return t, nil
+		}
+	}
+	return c.token(maskSecrets(ctx, c.secrets...), accountID)
+}
+
+// token is Token on a context whose logger already masks the configured secrets.
+func (c *Client) token(ctx context.Context, accountID string) (string, error) {
+	if c.cfg.JWT != "" {
+		return c.cfg.JWT, nil
+	}
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return "", err
+	}
+	if t, ok := c.tokens.fresh(accountID, c.now()); ok {
+		return t, nil
+	}
+	for i := 0; ; i++ {
+		ch := c.tokens.group.DoChan(accountID, func() (any, error) {
+			if t, ok := c.tokens.fresh(accountID, c.now()); ok {
+				return t, nil
+			}
+			return c.fetchToken(ctx, accountID)
+		})
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ctx.Err())
+		case r := <-ch:
+			if r.Err == nil {
+				return r.Val.(string), nil
+			}
+			// A fetch started by another caller may have ended with that caller's context:
+			// start a new one with ours.
+			if ctx.Err() == nil && isContextError(r.Err) && i+1 < tokenFlightRetries {
+				continue
+			}
+			return "", r.Err
+		}
+	}
+}
+
+// isContextError reports a cancellation or deadline.
+func isContextError(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// fetchToken generates a JWT for the account and caches it.
+func (c *Client) fetchToken(ctx context.Context, accountID string) (string, error) {
+	user, pass := c.cfg.basicCredentials()
+	path := "/auth/jwt/generate/" + url.PathEscape(accountID)
+	req := &httpRequest{
+		operation: opGenerateJWT,
+		method:    http.MethodGet,
+		url:       c.cfg.AuthURL + path,
+		path:      path,
+		basicUser: user,
+		basicPass: pass,
+		otp:       c.cfg.OTP,
+	}
+	if u, err := url.Parse(c.cfg.AuthURL); err == nil {
+		req.path = strings.TrimRight(u.Path, "/") + path
+	}
+	resp, err := c.send(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	if !resp.success() {
+		return "", c.apiErrorBasic(req.path, accountID, resp)
+	}
+	if resp.readErr != nil {
+		return "", fmt.Errorf("could not read response of %s: %w", opGenerateJWT, resp.readErr)
+	}
+	token, err := parseTokenBody(resp.body)
+	if err != nil {
+		// The body is not quoted: it might hold a credential.
+		return "", fmt.Errorf("could not decode response of %s: %w", opGenerateJWT, err)
+	}
+	fetchedAt := c.now()
+	expiresAt, lifetime := tokenExpiry(token, fetchedAt)
+	c.tokens.store(accountID, cachedToken{
+		value:     token,
+		expiresAt: expiresAt,
+		refreshAt: expiresAt.Add(-refreshMargin(lifetime)),
+	})
+	return token, nil
+}
+
+// apiErrorBasic is the error of a failed JWT fetch; its 401 advice is about the Basic
+// credentials even when nothing else is wrong.
+func (c *Client) apiErrorBasic(path, accountID string, resp *httpResponse) *APIError {
+	e := newAPIError(opGenerateJWT, http.MethodGet, path, resp.status, resp.body)
+	e.accountID = accountID
+	e.attempts = resp.attempts
+	return e
+}
+
+// parseTokenBody reads a JWT from the endpoint's body: plain text, a JSON string, or a JSON
+// object with a "token", "jwt" or "access_token" member.
+func parseTokenBody(body []byte) (string, error) {
+	data := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	if len(data) == 0 {
+		return "", errNoBody
+	}
+	var token string
+	switch data[0] {
+	case '"':
+		if err := json.Unmarshal(data, &token); err != nil {
+			return "", errors.New("the body is not a valid JSON string")
+		}
+	case '{':
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(data, &obj); err != nil {
+			return "", errors.New("the body is not a valid JSON object")
+		}
+		for _, key := range []string{"token", "jwt", "access_token", "accessToken"} {
+			raw, ok := obj[key]
+			if !ok {
+				continue
+			}
+			var s string
+			if json.Unmarshal(raw, &s) == nil && s != "" {
+				token = s
+				break
+			}
+		}
+		if token == "" {
+			return "", errors.New(`the JSON object has no "token", "jwt" or "access_token" string member`)
+		}
+	default:
+		token = string(data)
+	}
+	token = strings.TrimSpace(token)
+	if len(token) > 7 && strings.EqualFold(token[:7], "bearer ") {
+		token = strings.TrimSpace(token[7:])
+	}
+	if token == "" {
+		return "", errors.New("the token is empty")
+	}
+	if strings.ContainsAny(token, " \t\r\n\"'<>{}[]") {
+		return "", errors.New("the body is not a token")
+	}
+	return token, nil
+}
+
+// tokenExpiry returns when a token expires and its lifetime, from its exp (and iat) claims,
+// read without verifying the signature. A token that is not a JWT or has no exp is assumed to
+// live defaultTokenLifetime. With iat the lifetime does not depend on clock skew.
+func tokenExpiry(token string, fetchedAt time.Time) (time.Time, time.Duration) {
+	claims := jwt.MapClaims{}
+	if _, _, err := jwt.NewParser().ParseUnverified(token, claims); err != nil {
+		return fetchedAt.Add(defaultTokenLifetime), defaultTokenLifetime
+	}
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		return fetchedAt.Add(defaultTokenLifetime), defaultTokenLifetime
+	}
+	expiresAt := exp.Time
+	lifetime := expiresAt.Sub(fetchedAt)
+	if iat, err := claims.GetIssuedAt(); err == nil && iat != nil && exp.After(iat.Time) {
+		lifetime = exp.Sub(iat.Time)
+		if local := fetchedAt.Add(lifetime); local.Before(expiresAt) {
+			expiresAt = local
+		}
+	}
+	if lifetime <= 0 {
+		lifetime = defaultTokenLifetime
+	}
+	if !expiresAt.After(fetchedAt) {
+		// The local clock is ahead of the issuer's: trust the lifetime rather than refetch
+		// on every call; a 401 still triggers a refresh.
+		expiresAt = fetchedAt.Add(lifetime)
+	}
+	return expiresAt, lifetime
+}
+
+// refreshMargin is how long before expiry a token is replaced: min(30s, 20% of its lifetime).
+func refreshMargin(lifetime time.Duration) time.Duration {
+	m := lifetime / 5
+	if m > maxRefreshMargin {
+		m = maxRefreshMargin
+	}
+	return m
+}

@@ -1,0 +1,523 @@
+package client
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+func basicHeader(user, pass string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
+}
+
+// eventsHandler answers the events catalogue.
+func eventsHandler(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, 200, `["USER_CREATED"]`)
+}
+
+// TestAuthModes checks the headers of each authentication mode.
+func TestAuthModes(t *testing.T) {
+	tests := []struct {
+		name       string
+		mutate     func(f *fakeAPI, cfg *Config)
+		wantBasic  string
+		wantOTP    string
+		wantFetch  int32
+		preIssued  bool
+		fakeConfig func(f *fakeAPI)
+	}{
+		{
+			name:      "password",
+			mutate:    func(f *fakeAPI, cfg *Config) {},
+			wantBasic: basicHeader(testUser, testPassword), wantFetch: 1,
+		},
+		{
+			name: "API token",
+			mutate: func(f *fakeAPI, cfg *Config) {
+				cfg.Password, cfg.APIToken = "", testAPIToken
+			},
+			fakeConfig: func(f *fakeAPI) { f.acceptUser, f.acceptPass = "PLATFORM_TOKEN."+testUser, testAPIToken },
+			wantBasic:  basicHeader("PLATFORM_TOKEN."+testUser, testAPIToken), wantFetch: 1,
+		},
+		{
+			name: "API token, user name already prefixed",
+			mutate: func(f *fakeAPI, cfg *Config) {
+				cfg.Username, cfg.Password, cfg.APIToken = "PLATFORM_TOKEN."+testUser, "", testAPIToken
+			},
+			fakeConfig: func(f *fakeAPI) { f.acceptUser, f.acceptPass = "PLATFORM_TOKEN."+testUser, testAPIToken },
+			wantBasic:  basicHeader("PLATFORM_TOKEN."+testUser, testAPIToken), wantFetch: 1,
+		},
+		{
+			name:       "password and OTP",
+			mutate:     func(f *fakeAPI, cfg *Config) { cfg.OTP = testOTP },
+			fakeConfig: func(f *fakeAPI) { f.requireOTP = testOTP },
+			wantBasic:  basicHeader(testUser, testPassword), wantOTP: testOTP, wantFetch: 1,
+		},
+		{
+			name: "pre-issued JWT",
+			mutate: func(f *fakeAPI, cfg *Config) {
+				cfg.Username, cfg.Password, cfg.AuthURL = "", "", ""
+				cfg.JWT = f.issue(testAccount)
+			},
+			preIssued: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, eventsHandler)
+			if tc.fakeConfig != nil {
+				f.set(tc.fakeConfig)
+			}
+			var jwtValue string
+			c := f.newClient(func(cfg *Config) {
+				tc.mutate(f, cfg)
+				jwtValue = cfg.JWT
+			})
+			for i := 0; i < 3; i++ {
+				if _, err := c.ListEvents(context.Background()); err != nil {
+					t.Fatalf("ListEvents: %v", err)
+				}
+			}
+			if got := f.jwtFetches.Load(); got != tc.wantFetch {
+				t.Errorf("%d JWT fetches, want %d", got, tc.wantFetch)
+			}
+			for _, r := range f.jwts() {
+				if r.Auth != tc.wantBasic {
+					t.Errorf("JWT request Authorization %q, want %q", r.Auth, tc.wantBasic)
+				}
+				if r.OTP != tc.wantOTP {
+					t.Errorf("X-Platform-OTP %q, want %q", r.OTP, tc.wantOTP)
+				}
+				if r.Path != "/auth/jwt/generate/"+testAccount || r.Method != http.MethodGet {
+					t.Errorf("JWT request %s %s", r.Method, r.Path)
+				}
+				if r.UserAgent != testUA {
+					t.Errorf("JWT request User-Agent %q", r.UserAgent)
+				}
+			}
+			for _, r := range f.api() {
+				if !strings.HasPrefix(r.Auth, "Bearer ") {
+					t.Errorf("service Authorization %q", r.Auth)
+				}
+				if tc.preIssued && r.Auth != "Bearer "+jwtValue {
+					t.Errorf("service call did not use the pre-issued JWT")
+				}
+				if r.OTP != "" {
+					t.Errorf("OTP sent to the service: %q", r.OTP)
+				}
+			}
+		})
+	}
+}
+
+// TestJWTBodyForms accepts every JWT body form of INTERFACE.md.
+func TestJWTBodyForms(t *testing.T) {
+	for _, form := range []string{"plain", "plain-newline", "json-string", "token", "jwt", "access_token"} {
+		t.Run(form, func(t *testing.T) {
+			f := newFake(t, eventsHandler)
+			f.set(func(f *fakeAPI) { f.jwtForm = form })
+			c := f.newClient(nil)
+			tok, err := c.Token(context.Background(), "")
+			if err != nil {
+				t.Fatalf("Token: %v", err)
+			}
+			if strings.Count(tok, ".") != 2 || strings.ContainsAny(tok, " \"\n") {
+				t.Errorf("token %q", tok)
+			}
+			if _, err := c.ListEvents(context.Background()); err != nil {
+				t.Errorf("ListEvents with the token: %v", err)
+			}
+		})
+	}
+}
+
+// TestParseTokenBody covers good and bad bodies of the JWT endpoint without a server.
+func TestParseTokenBody(t *testing.T) {
+	tests := []struct {
+		body, want string
+		wantErr    bool
+	}{
+		{"abc.def.ghi", "abc.def.ghi", false},
+		{"\xef\xbb\xbf abc.def.ghi\n", "abc.def.ghi", false},
+		{`"abc.def.ghi"`, "abc.def.ghi", false},
+		{`{"token":"t1"}`, "t1", false},
+		{`{"jwt":"t2","other":1}`, "t2", false},
+		{`{"access_token":"t3","token_type":"Bearer"}`, "t3", false},
+		{`{"token":"","jwt":"t4"}`, "t4", false},
+		{"Bearer abc.def.ghi", "abc.def.ghi", false},
+		{"", "", true},
+		{"   \n", "", true},
+		{`""`, "", true},
+		{`"unterminated`, "", true},
+		{`{"token":`, "", true},
+		{`{"foo":"bar"}`, "", true},
+		{`{"token":42}`, "", true},
+		{"<html><body>login</body></html>", "", true},
+		{"two words", "", true},
+	}
+	for _, tc := range tests {
+		got, err := parseTokenBody([]byte(tc.body))
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("parseTokenBody(%q) = %q, %v; want %q, error %t", tc.body, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+// TestTokenCacheConcurrent: N concurrent callers share one fetch.
+func TestTokenCacheConcurrent(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	f.set(func(f *fakeAPI) { f.jwtDelay = 50 * time.Millisecond })
+	c := f.newClient(nil)
+	const n = 25
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.ListEvents(context.Background()); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := f.jwtFetches.Load(); got != 1 {
+		t.Errorf("%d JWT fetches for %d concurrent calls, want 1", got, n)
+	}
+	if got := len(f.jwts()); got != 1 {
+		t.Errorf("%d JWT requests, want 1", got)
+	}
+}
+
+// TestTokenPerAccount caches one token per account.
+func TestTokenPerAccount(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	c := f.newClient(nil)
+	ctx := context.Background()
+	a1, err := c.Token(ctx, "acc-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := c.Token(ctx, "acc-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := c.Token(ctx, "")
+	if a1 == a2 || again != a1 {
+		t.Errorf("tokens not per account")
+	}
+	if got := f.jwtFetches.Load(); got != 2 {
+		t.Errorf("%d fetches, want 2", got)
+	}
+}
+
+// TestTokenRefreshBeforeExpiry: a 2-second token is replaced before it expires, so the
+// service never sees an expired token.
+func TestTokenRefreshBeforeExpiry(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	f.set(func(f *fakeAPI) { f.ttl = 2 * time.Second })
+	c := f.newClient(nil)
+	ctx := context.Background()
+	first, err := c.Token(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListEvents(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1700 * time.Millisecond)
+	if _, err := c.ListEvents(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := c.Token(ctx, "")
+	if first == second {
+		t.Error("token was not refreshed")
+	}
+	if got := f.jwtFetches.Load(); got != 2 {
+		t.Errorf("%d fetches, want 2", got)
+	}
+	if got := f.rejected.Load(); got != 0 {
+		t.Errorf("the service rejected %d calls: the token was used too late", got)
+	}
+}
+
+// TestTokenRefreshFakeClock checks the refresh point with an injected clock.
+func TestTokenRefreshFakeClock(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	c := f.newClient(nil)
+	var mu sync.Mutex
+	now := time.Now()
+	c.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	ctx := context.Background()
+	if _, err := c.Token(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	// A 5-minute token is refreshed 30s before it expires.
+	advance(4*time.Minute + 20*time.Second)
+	_, _ = c.Token(ctx, "")
+	if got := f.jwtFetches.Load(); got != 1 {
+		t.Fatalf("refreshed too early: %d fetches", got)
+	}
+	advance(15 * time.Second)
+	_, _ = c.Token(ctx, "")
+	if got := f.jwtFetches.Load(); got != 2 {
+		t.Fatalf("not refreshed 25s before expiry: %d fetches", got)
+	}
+}
+
+// TestTokenExpiry covers the expiry rules on crafted tokens.
+func TestTokenExpiry(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	sign := func(claims jwt.MapClaims) string {
+		s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte("k"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	tests := []struct {
+		name         string
+		token        string
+		wantExpires  time.Time
+		wantLifetime time.Duration
+		wantMargin   time.Duration
+	}{
+		{"not a JWT", "opaque-token", now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
+		{"no exp", sign(jwt.MapClaims{"sub": "x"}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
+		{"exp only", sign(jwt.MapClaims{"exp": now.Add(5 * time.Minute).Unix()}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
+		{"exp and iat, 2s", sign(jwt.MapClaims{"iat": now.Unix(), "exp": now.Add(2 * time.Second).Unix()}), now.Add(2 * time.Second), 2 * time.Second, 400 * time.Millisecond},
+		{"local clock behind issuer", sign(jwt.MapClaims{"iat": now.Add(time.Hour).Unix(), "exp": now.Add(time.Hour + time.Minute).Unix()}), now.Add(time.Minute), time.Minute, 12 * time.Second},
+		{"local clock ahead, no iat", sign(jwt.MapClaims{"exp": now.Add(-time.Hour).Unix()}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
+		{"exp as string is ignored", sign(jwt.MapClaims{"exp": "soon"}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			exp, life := tokenExpiry(tc.token, now)
+			if !exp.Equal(tc.wantExpires) || life != tc.wantLifetime {
+				t.Errorf("tokenExpiry = %v, %v; want %v, %v", exp.Sub(now), life, tc.wantExpires.Sub(now), tc.wantLifetime)
+			}
+			if m := refreshMargin(life); m != tc.wantMargin {
+				t.Errorf("refreshMargin = %v, want %v", m, tc.wantMargin)
+			}
+		})
+	}
+}
+
+// Test401RefreshesOnce: a rejected token is refreshed once and the call repeated once.
+func Test401RefreshesOnce(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	c := f.newClient(nil)
+	ctx := context.Background()
+	if _, err := c.ListEvents(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.revokeAll()
+	if _, err := c.ListEvents(ctx); err != nil {
+		t.Fatalf("ListEvents after revocation: %v", err)
+	}
+	if got := f.jwtFetches.Load(); got != 2 {
+		t.Errorf("%d fetches, want 2", got)
+	}
+	if got := len(f.api()); got != 3 {
+		t.Errorf("%d service requests, want 3 (one, then a 401 and its repeat)", got)
+	}
+}
+
+// Test401Persistent: a service that keeps answering 401 costs one refresh and one repeat,
+// then an error with the credentials advice.
+func Test401Persistent(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	c := f.newClient(nil)
+	f.set(func(f *fakeAPI) { f.minSeq = 1 << 60 })
+	_, err := c.ListEvents(context.Background())
+	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "list events: HTTP 401") ||
+		!strings.Contains(err.Error(), "Check the username and password or API token") {
+		t.Fatalf("error %v", err)
+	}
+	if got := f.jwtFetches.Load(); got != 2 {
+		t.Errorf("%d fetches, want 2", got)
+	}
+	if got := len(f.api()); got != 2 {
+		t.Errorf("%d service requests, want 2", got)
+	}
+}
+
+// TestParallel401SharedRefresh: callers that fail together with the same token share one
+// refresh.
+func TestParallel401SharedRefresh(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	c := f.newClient(nil)
+	ctx := context.Background()
+	if _, err := c.Token(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	f.revokeAll()
+	f.set(func(f *fakeAPI) { f.jwtDelay = 30 * time.Millisecond })
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.ListEvents(ctx); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := f.jwtFetches.Load(); got != 2 {
+		t.Errorf("%d fetches, want 2 (the first and one shared refresh)", got)
+	}
+}
+
+// TestInvalidateOnlyFailedToken: a stale failure does not discard a newer token.
+func TestInvalidateOnlyFailedToken(t *testing.T) {
+	var tc tokenCache
+	tc.entries = map[string]cachedToken{}
+	far := time.Now().Add(time.Hour)
+	tc.store("a", cachedToken{value: "new", expiresAt: far, refreshAt: far})
+	tc.invalidate("a", "old")
+	if _, ok := tc.fresh("a", time.Now()); !ok {
+		t.Fatal("newer token was discarded")
+	}
+	tc.invalidate("a", "new")
+	if _, ok := tc.fresh("a", time.Now()); ok {
+		t.Fatal("failed token was kept")
+	}
+}
+
+// TestPreIssuedJWTRejected: with a pre-issued JWT a 401 is reported, never refreshed.
+func TestPreIssuedJWTRejected(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	f.set(func(f *fakeAPI) { f.ttl = -time.Minute }) // already expired
+	expired := f.issue(testAccount)
+	c := f.newClient(func(cfg *Config) {
+		cfg.Username, cfg.Password, cfg.AuthURL, cfg.JWT = "", "", "", expired
+	})
+	_, err := c.ListEvents(context.Background())
+	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "pre-issued JWT was rejected") ||
+		!strings.Contains(err.Error(), "expired") {
+		t.Fatalf("error %v", err)
+	}
+	if got := len(f.jwts()); got != 0 {
+		t.Errorf("%d JWT requests, want 0", got)
+	}
+	if got := len(f.api()); got != 1 {
+		t.Errorf("%d service requests, want 1", got)
+	}
+}
+
+// TestJWTEndpointErrors: wrong credentials and other failures of the JWT endpoint.
+func TestJWTEndpointErrors(t *testing.T) {
+	t.Run("wrong password", func(t *testing.T) {
+		f := newFake(t, eventsHandler)
+		c := f.newClient(func(cfg *Config) { cfg.Password = "wrong" })
+		_, err := c.ListEvents(context.Background())
+		if !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("error %v", err)
+		}
+		msg := err.Error()
+		for _, want := range []string{"list events: generate JWT: HTTP 401 Unauthorized", "Check the username and password or API token"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%q lacks %q", msg, want)
+			}
+		}
+		if strings.Contains(msg, "wrong") {
+			t.Errorf("error reveals the password: %q", msg)
+		}
+		if got := len(f.api()); got != 0 {
+			t.Errorf("%d service requests", got)
+		}
+		if got := len(f.jwts()); got != 1 {
+			t.Errorf("401 from the JWT endpoint retried: %d requests", got)
+		}
+	})
+	t.Run("missing OTP", func(t *testing.T) {
+		f := newFake(t, eventsHandler)
+		f.set(func(f *fakeAPI) { f.requireOTP = testOTP })
+		c := f.newClient(nil)
+		_, err := c.Token(context.Background(), "")
+		if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "OTP") {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("503 retried", func(t *testing.T) {
+		f := newFake(t, eventsHandler)
+		f.set(func(f *fakeAPI) { f.jwtFail = []int{503, 502} })
+		c := f.newClient(nil)
+		if _, err := c.ListEvents(context.Background()); err != nil {
+			t.Fatalf("ListEvents: %v", err)
+		}
+		if got := len(f.jwts()); got != 3 {
+			t.Errorf("%d JWT requests, want 3", got)
+		}
+	})
+	t.Run("403", func(t *testing.T) {
+		f := newFake(t, eventsHandler)
+		f.set(func(f *fakeAPI) { f.jwtFail = []int{403} })
+		c := f.newClient(nil)
+		_, err := c.Token(context.Background(), "acc-7")
+		if !errors.Is(err, ErrForbidden) || !strings.Contains(err.Error(), `account "acc-7"`) {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("unparseable 200", func(t *testing.T) {
+		srv := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = w.Write([]byte("<html>sign in</html>"))
+		}))
+		c, err := New(Config{BaseURL: srv.URL, AuthURL: srv.URL, AccountID: "a", Username: "u", Password: "p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Token(context.Background(), "")
+		if err == nil || !strings.HasPrefix(err.Error(), "could not decode response of generate JWT") {
+			t.Fatalf("error %v", err)
+		}
+	})
+}
+
+// TestTokenLeaderCancelled: a caller whose context ends does not fail the callers that
+// share its fetch.
+func TestTokenLeaderCancelled(t *testing.T) {
+	f := newFake(t, eventsHandler)
+	f.set(func(f *fakeAPI) { f.jwtDelay = 200 * time.Millisecond })
+	c := f.newClient(nil)
+	leaderCtx, cancel := context.WithCancel(context.Background())
+	leaderErr := make(chan error, 1)
+	go func() {
+		_, err := c.Token(leaderCtx, "")
+		leaderErr <- err
+	}()
+	time.Sleep(30 * time.Millisecond)
+	followerErr := make(chan error, 1)
+	go func() {
+		_, err := c.Token(context.Background(), "")
+		followerErr <- err
+	}()
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	if err := <-leaderErr; !errors.Is(err, context.Canceled) {
+		t.Errorf("leader: %v", err)
+	}
+	if err := <-followerErr; err != nil {
+		t.Errorf("follower: %v", err)
+	}
+}

@@ -1,0 +1,156 @@
+// Package mockserver is the Event Notifications Configuration Service in
+// memory: the twelve operations of the service spec and the JWT endpoint
+// GET /auth/jwt/generate/{accountId}, with the spec's status codes,
+// messages and error bodies. The provider's unit and acceptance tests run
+// against it, and cmd/eventnotify-mock serves it on its own.
+//
+// Its wire types are written from the spec alone; the package does not
+// import internal/client, so that a JSON name misread on either side
+// fails a test.
+//
+// A Server is an http.Handler. Every request goes through, in order: route
+// matching, the configured latency (a timer that gives up when the
+// request's context is done), fault injection, the method check,
+// authentication, then the operation. Every request is counted and logged
+// when it ends, whatever its outcome. One mutex guards all state; it is
+// never held while waiting or writing a response.
+//
+// # Authentication
+//
+// JWTs are HS256-signed (stdlib HMAC, no JWT module) and carry sub (the
+// user name), accountId, iat and exp. The JWT endpoint's exp is rounded up
+// to a whole second, so a token lives at least the configured TTL. Every
+// service call checks the bearer token: none, a malformed one, another
+// algorithm, a bad signature, missing sub/accountId/exp or an expired one
+// gives 401 with no body (and a WWW-Authenticate header); a token whose
+// accountId is not the path's gives 403 {"error":"Forbidden","messages":
+// ["Access Denied"],"path":...}. The catalogue operations (10-12) take any
+// valid token. JWT generation takes Basic auth with the user's password,
+// or with the user name "PLATFORM_TOKEN.<username>" and the user's API
+// token; a user with an OTP also needs X-Platform-OTP (whatever the login
+// form), else 401; a user limited to other accounts gets the 403 body.
+//
+// # Decisions where the spec is silent
+//
+// Errors and validation:
+//   - 400 bodies use error "Bad Request". A missing, empty or null body:
+//     "Required request body is missing"; a body that is not JSON:
+//     "Malformed JSON request body"; JSON that is not an object: "Request
+//     body must be a JSON object"; over 32 MiB: "Request body is too large".
+//   - A null member counts as absent everywhere.
+//   - Operations 2, 3 and 7 validate each SubscriptionCreate and answer one
+//     400 with all messages: first the spec's "Must provide a valid
+//     eventName", "Must provide a valid destinationType", "Must provide a
+//     valid logLevel" (per item, in item order), then "Invalid value for
+//     <field>: must be a string" (or "a boolean" for enabled), then
+//     "<field> is managed by the service and cannot be provided" for
+//     subscriptionId, accountId, createdDate, lastUpdatedDate, createdBy,
+//     lastUpdatedUserId, then "Unknown field: <name>" for any other member
+//     (destinationEmail included: it is not part of SubscriptionCreate).
+//     A non-object item: "Each subscription must be a JSON object".
+//   - A valid eventName is any non-blank string (the events catalogue is
+//     not consulted); destinationType must be EVENT_STREAMS or EMAIL and
+//     logLevel INFO, WARNING or ERROR, exactly (case-sensitive).
+//   - Operations 2 and 3: "subscriptions is required" when the member is
+//     absent, "subscriptions must be an array" when it is not one.
+//     Operation 7: "subscription is required", "subscription must be a
+//     JSON object". Nothing is stored unless the whole body is valid.
+//   - {subscriptionId} that is not a 36-character uuid: 400 `Invalid
+//     subscriptionId "<value>": must be a uuid` (checked before the body
+//     and before existence). Ids compare case-insensitively.
+//   - 404 "Entity not found" messages: "No subscriptions found for account
+//     <accountId>" (operations 1 with SetEmptyListStatus(404), and 4) and
+//     "No subscription found with id <subscriptionId>" (operations 6, 7, 8,
+//     also when the account has none).
+//   - An unknown path: 404 {"error":"Not Found","messages":["No endpoint
+//     <METHOD> <path>"]}; a known path with another method: 405
+//     {"error":"Method Not Allowed","messages":["Request method '<M>' is
+//     not supported"]} with an Allow header, before authentication.
+//   - 500 bodies: error "Internal server error", message "An unexpected
+//     error occurred", and a fresh uuid errorId.
+//
+// Subscriptions:
+//   - createdBy and lastUpdatedUserId are the JWT's sub. createdDate and
+//     lastUpdatedDate are Unix milliseconds; lastUpdatedDate is never
+//     before createdDate. enabled defaults to true on create and on the
+//     full replacement of operation 7.
+//   - Operation 2 replaces the account's whole set with new subscriptions
+//     (new ids): 201 when the account had none and some were supplied, 204
+//     when it had none and none were supplied, 200 otherwise (an empty
+//     supplied list deletes everything and answers 200 with an empty list).
+//     Its body, and operation 3's 201 body, is {"subscriptions":[...]}
+//     without paginationMetadata. Operation 3 with an empty list: 204.
+//   - Operation 7 replaces every client-settable field (a full PUT).
+//
+// Listing (operation 1):
+//   - pageNumber is 0-based (default 0); pageSize defaults to 20 and is
+//     clamped to 100 (Config). Empty values count as absent. A pageNumber
+//     that is not an integer >= 0: 400 "pageNumber must be an integer
+//     greater than or equal to 0, got "<v>""; a pageSize that is not an
+//     integer >= 1: 400 "pageSize must be an integer greater than or equal
+//     to 1, got "<v>"".
+//   - sortBy accepts any Subscription JSON name, else 400 `Invalid sortBy
+//     "<v>". Supported values are: subscriptionId, ...`; sortDirection
+//     accepts ASC or DESC in any case, else 400 `Invalid sortDirection
+//     "<v>". Supported values are: ASC, DESC`. Order: the sortBy field,
+//     then createdDate, then subscriptionId, ascending; DESC is the exact
+//     reverse. The default is createdDate ASC, then subscriptionId.
+//   - A page past the end is 200 with "subscriptions": [] and metadata.
+//     first is pageNumber == 0, last is pageNumber >= totalPages-1.
+//   - An account without subscriptions: 204 by default; SetEmptyListStatus
+//     selects 404 or a 200 empty page instead.
+//   - Performance: each account keeps, per sortBy field, a sorted slice of
+//     pointers built on the first list after a write and dropped by any
+//     write to the account; DESC walks it backwards. Paging through an
+//     unchanged account is O(page) per request (after one sort).
+//
+// Bulk (operation 5):
+//   - Rules are checked in the order: body, "Operation is required"
+//     (absent, null or blank), "Invalid operation. Supported operations
+//     are: delete, update" (case-sensitive), "Cannot provide both
+//     subscriptionIds and subscriptions in the same request" (both non-
+//     null, even if empty), "subscriptionIds is required for delete
+//     operation" / "subscriptions is required for update operation",
+//     "Subscription list cannot be empty" (the operation's list is []),
+//     "subscriptionIds must be an array of uuid strings" / "subscriptions
+//     must be an array", then "Unknown field: <name>".
+//   - Items are applied in order and answered in order, one
+//     OperationStatus each, subscriptionId echoed as sent. Delete: 204
+//     "Deleted successfully" or 404 "Subscription not found" (also for an
+//     id that is not a uuid, or a repeated id). Update items are
+//     Subscription objects merged into the stored one (absent or null
+//     fields are kept): 200 "Updated successfully"; 404 "Subscription not
+//     found"; 400 "subscriptionId is required" without an id, "Each
+//     subscription must be a JSON object", "Unable to update createdDate"
+//     (likewise accountId and createdBy) when the item changes it, the
+//     "Must provide a valid ..." messages for invalid values, "Unknown
+//     field: <name>"; several problems joined with "; ". lastUpdatedDate
+//     and lastUpdatedUserId in an item are ignored.
+//
+// Topics (operation 9):
+//   - "<field> cannot be blank" for each blank required field, in the
+//     order eventStreamsEnvironmentId, eventStreamsSubscriptionName,
+//     topicName; non-string values and unknown members are 400 too.
+//   - Topics are kept per account by environment and topic name. The
+//     first call creates the topic; each call adds a subscription, so
+//     subscriptionCount is 1, 2, 3... for the same environment and topic.
+//
+// Catalogues (operations 10-12): the wrapper members are "events",
+// "logLevels" and "destinationTypes"; records are {"name","description"}.
+// SetCatalogueShape selects the other shapes of INTERFACE.md.
+//
+// Test hooks:
+//   - Faults are checked in injection order; the first that fires answers.
+//     Ratio r accumulates per matching request and fires when it reaches
+//     1, so r = 0.5 fires on the 2nd, 4th, ... matching request; Count
+//     counts fired answers and removes the fault when spent. Status 0
+//     means 500. The default body of a fault is the spec's error body with
+//     message "Injected fault" ("Access Denied" for 403, "An unexpected
+//     error occurred" for 500), no body for 401 or statuses below 400.
+//     Drop hijacks and closes the connection; where hijacking is not
+//     possible it aborts the handler with http.ErrAbortHandler.
+//   - The request log is in the order requests finished; Status is 0 when
+//     nothing was written (client gone during latency, Drop).
+//   - SetJWTTTL(0) restores 5m; a negative TTL issues expired tokens.
+//   - PutSubscription stores Enabled as given (false when unset).
+package mockserver

@@ -1,0 +1,143 @@
+package mockserver
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Fault makes the server answer matching requests with a status of the
+// test's choosing, or drop the connection. Faults are checked after
+// latency and counting, before authentication, in the order they were
+// injected; the first one that fires answers the request.
+type Fault struct {
+	Method      string        // "" matches any method
+	Route       string        // one of the Route* constants; "" matches any route
+	Status      int           // status to answer with; 0 means 500
+	Count       int           // answer the next Count matching requests; 0 = no count limit
+	Ratio       float64       // 0 < Ratio <= 1: deterministic share of matching requests (accumulator, not random); 0 = all
+	RetryAfter  time.Duration // when > 0, sets Retry-After (whole seconds, rounded up)
+	Body        string        // raw body; "" = the spec's error body for Status (errorId on 500; none for 401)
+	ContentType string        // for Body; default application/json
+	Drop        bool          // close the connection without any response (hijack)
+}
+
+// faultState is an injected fault and its progress.
+type faultState struct {
+	id        int
+	fault     Fault
+	remaining int     // answers left when fault.Count > 0
+	acc       float64 // ratio accumulator
+}
+
+// msgInjectedFault is the message of a fault's default error body.
+const msgInjectedFault = "Injected fault"
+
+// InjectFault adds f and returns a function that removes it (safe to call
+// more than once). A fault with a Count is removed by itself once spent.
+func (s *Server) InjectFault(f Fault) (remove func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextFaultID++
+	id := s.nextFaultID
+	s.faults = append(s.faults, &faultState{id: id, fault: f, remaining: f.Count})
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.removeFaultLocked(id)
+	}
+}
+
+// ClearFaults removes every injected fault.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+func (s *Server) removeFaultLocked(id int) {
+	for i, f := range s.faults {
+		if f.id == id {
+			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			return
+		}
+	}
+}
+
+// takeFault returns the fault that fires for this request, if any, and
+// advances the state of every fault it consults.
+//
+// With a Ratio, each matching request adds Ratio to the fault's
+// accumulator and the fault fires when the accumulator reaches 1 (which
+// then drops by 1): with Ratio 0.5 the 2nd, 4th, 6th... matching requests
+// fire. A Count counts fired answers only.
+func (s *Server) takeFault(method, route string) (Fault, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.faults {
+		if f.fault.Method != "" && !strings.EqualFold(f.fault.Method, method) {
+			continue
+		}
+		if f.fault.Route != "" && f.fault.Route != route {
+			continue
+		}
+		if r := f.fault.Ratio; r > 0 && r < 1 {
+			f.acc += r
+			if f.acc < 1-1e-9 {
+				continue
+			}
+			f.acc--
+		}
+		if f.fault.Count > 0 {
+			f.remaining--
+			if f.remaining <= 0 {
+				s.removeFaultLocked(f.id)
+			}
+		}
+		return f.fault, true
+	}
+	return Fault{}, false
+}
+
+// serveFault answers a request with f.
+func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f Fault) {
+	if f.Drop {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			// No hijacking (HTTP/2, recorders): abort the response the way
+			// net/http documents it.
+			panic(http.ErrAbortHandler)
+		}
+		_ = conn.Close()
+		return
+	}
+	status := f.Status
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if f.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(f.RetryAfter.Seconds())), 10))
+	}
+	if f.Body != "" {
+		ct := f.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(f.Body))
+		return
+	}
+	switch {
+	case status < 400:
+		w.WriteHeader(status)
+	case status == http.StatusForbidden:
+		writeSpecError(w, r, status, msgAccessDenied)
+	case status == http.StatusInternalServerError:
+		writeSpecError(w, r, status, msgInternal)
+	default:
+		writeSpecError(w, r, status, msgInjectedFault)
+	}
+}

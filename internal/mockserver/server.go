@@ -1,0 +1,245 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/rand"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults of Config.
+const (
+	DefaultJWTTTL      = 5 * time.Minute
+	DefaultPageSize    = 20
+	DefaultMaxPageSize = 100
+	DefaultUsername    = "demo"
+	DefaultPassword    = "demo-password"
+)
+
+// maxBodyBytes bounds request bodies (10,000 subscriptions fit easily).
+const maxBodyBytes = 32 << 20
+
+// Config configures a Server. The zero value is usable.
+type Config struct {
+	Users           []User        // default: one User{Username: "demo", Password: "demo-password"}
+	JWTTTL          time.Duration // default 5m
+	Latency         time.Duration // added to every request; default 0
+	DefaultPageSize int           // default 20
+	MaxPageSize     int           // default 100; larger pageSize values are clamped to it
+	SigningKey      []byte        // HS256 key; default: random per server
+}
+
+// User is a user that may obtain JWTs from the server.
+type User struct {
+	Username string
+	Password string   // accepted as Basic password for Username; "" disables password login
+	APIToken string   // accepted as Basic password for "PLATFORM_TOKEN."+Username; "" = none
+	OTP      string   // when set, JWT generation also requires header X-Platform-OTP == OTP (else 401)
+	Accounts []string // accounts the user may access; empty = every account (else 403 on JWT generation)
+}
+
+// Server is the in-memory service. It implements http.Handler and is safe
+// for concurrent use: one mutex guards all of its state.
+type Server struct {
+	mu sync.Mutex
+
+	key             []byte
+	users           map[string]User
+	jwtTTL          time.Duration
+	latency         time.Duration
+	defaultPageSize int
+	maxPageSize     int
+
+	singleShape     SingleShape
+	emptyListStatus int
+	jwtShape        JWTShape
+	catalogueShape  CatalogueShape
+	events          []CatalogueEntry
+	logLevels       []CatalogueEntry
+	destTypes       []CatalogueEntry
+	transform       func(*Subscription)
+
+	faults      []*faultState
+	nextFaultID int
+
+	counts     map[countKey]int
+	requests   []RequestRecord
+	jwtFetches int
+
+	accounts map[string]*account
+	topics   map[string]map[topicKey]*Topic
+}
+
+// New returns a Server configured by cfg, with an empty store.
+func New(cfg Config) *Server {
+	s := &Server{
+		users:           make(map[string]User),
+		jwtTTL:          cfg.JWTTTL,
+		latency:         cfg.Latency,
+		defaultPageSize: cfg.DefaultPageSize,
+		maxPageSize:     cfg.MaxPageSize,
+		emptyListStatus: http.StatusNoContent,
+		events:          defaultEvents(),
+		logLevels:       defaultLogLevels(),
+		destTypes:       defaultDestinationTypes(),
+		counts:          make(map[countKey]int),
+		accounts:        make(map[string]*account),
+		topics:          make(map[string]map[topicKey]*Topic),
+	}
+	if s.jwtTTL == 0 {
+		s.jwtTTL = DefaultJWTTTL
+	}
+	if s.maxPageSize <= 0 {
+		s.maxPageSize = DefaultMaxPageSize
+	}
+	if s.defaultPageSize <= 0 {
+		s.defaultPageSize = DefaultPageSize
+	}
+	s.defaultPageSize = min(s.defaultPageSize, s.maxPageSize)
+	if len(cfg.SigningKey) > 0 {
+		s.key = append([]byte(nil), cfg.SigningKey...)
+	} else {
+		s.key = make([]byte, 32)
+		_, _ = rand.Read(s.key) // never fails (crypto/rand documents it)
+	}
+	users := cfg.Users
+	if len(users) == 0 {
+		users = []User{{Username: DefaultUsername, Password: DefaultPassword}}
+	}
+	for _, u := range users {
+		s.users[u.Username] = cloneUser(u)
+	}
+	return s
+}
+
+// SetJWTTTL sets the lifetime of JWTs issued from now on; 0 restores the
+// default (5m) and a negative value issues tokens that are already expired.
+func (s *Server) SetJWTTTL(d time.Duration) {
+	if d == 0 {
+		d = DefaultJWTTTL
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.jwtTTL = d
+}
+
+// SetLatency sets the delay added to every request from now on.
+func (s *Server) SetLatency(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latency = d
+}
+
+// AddUser adds u, replacing any user with the same Username.
+func (s *Server) AddUser(u User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users[u.Username] = cloneUser(u)
+}
+
+func cloneUser(u User) User {
+	u.Accounts = append([]string(nil), u.Accounts...)
+	return u
+}
+
+// ServeHTTP serves the service. Every request goes through, in order:
+// route matching, latency, fault injection, method check, authentication
+// and the operation; it is recorded in the counters and the request log
+// when it ends.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	m, found := matchRoute(r.URL.EscapedPath())
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() { s.record(r.Method, m.route, r.URL.Path, rec.status, start) }()
+
+	s.mu.Lock()
+	latency := s.latency
+	s.mu.Unlock()
+	if wait(r.Context(), latency) != nil {
+		return // the client went away; nothing is written (status 0)
+	}
+
+	if f, ok := s.takeFault(r.Method, m.route); ok {
+		s.serveFault(rec, r, f)
+		return
+	}
+	if !found {
+		writeError(rec, r, http.StatusNotFound, errRouteNotFound, "No endpoint "+r.Method+" "+r.URL.Path)
+		return
+	}
+	if m.route == RouteJWT {
+		if r.Method != http.MethodGet {
+			writeMethodNotAllowed(rec, r, m.route)
+			return
+		}
+		s.generateJWT(rec, r, m.accountID)
+		return
+	}
+	h := s.handlerFor(m.route, r.Method)
+	if h == nil {
+		writeMethodNotAllowed(rec, r, m.route)
+		return
+	}
+	username, status := s.authenticate(r, m)
+	switch status {
+	case http.StatusUnauthorized:
+		rec.Header().Set("WWW-Authenticate", `Bearer realm="eventnotify"`)
+		writeError(rec, r, status, "")
+		return
+	case http.StatusForbidden:
+		writeSpecError(rec, r, status, msgAccessDenied)
+		return
+	}
+	h(rec, r, call{accountID: m.accountID, subscriptionID: m.subscriptionID, username: username})
+}
+
+// wait blocks for d or until ctx is done, whichever comes first.
+func wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// writeMethodNotAllowed answers 405 with an Allow header.
+func writeMethodNotAllowed(w http.ResponseWriter, r *http.Request, route string) {
+	w.Header().Set("Allow", strings.Join(allowedMethods(route), ", "))
+	writeError(w, r, http.StatusMethodNotAllowed, errMethodNotAllowed,
+		"Request method '"+r.Method+"' is not supported")
+}
+
+// statusRecorder remembers the status written through it.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader records the first status and forwards it.
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// Write records an implicit 200 and forwards b.
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController access to the underlying writer.
+func (r *statusRecorder) Unwrap() http.ResponseWriter {
+	return r.ResponseWriter
+}

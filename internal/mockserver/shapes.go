@@ -1,0 +1,92 @@
+package mockserver
+
+import "net/http"
+
+// SingleShape is the body shape of operations 6 and 7 (one subscription).
+type SingleShape int
+
+// Single-subscription shapes (spec rule 5: a client must accept both).
+const (
+	SingleFlat    SingleShape = iota // Subscription fields at the top level (default)
+	SingleWrapped                    // {"subscription": {...}}
+)
+
+// JWTShape is the body shape of the JWT endpoint.
+type JWTShape int
+
+// JWT endpoint body shapes.
+const (
+	JWTObjectToken       JWTShape = iota // {"token":"..."} (default)
+	JWTPlainText                         // the token as a text/plain body
+	JWTJSONString                        // "..." (a JSON string)
+	JWTObjectJWT                         // {"jwt":"..."}
+	JWTObjectAccessToken                 // {"access_token":"..."}
+)
+
+// CatalogueShape is the body shape of operations 10, 11 and 12.
+type CatalogueShape int
+
+// Catalogue body shapes.
+const (
+	CatalogueWrappedObjects CatalogueShape = iota // {"events":[{"name":..,"description":..}]}, {"logLevels":[...]}, {"destinationTypes":[...]} (default)
+	CatalogueArrayObjects                         // [{"name":..,"description":..}]
+	CatalogueArrayStrings                         // ["INFO","WARNING",...]
+	CatalogueWrappedStrings                       // {"events":["..."]} etc.
+	CatalogueEventNameKey                         // like the default, but event records carry "eventName" instead of "name"
+)
+
+// SetSingleShape sets the body shape of operations 6 and 7.
+func (s *Server) SetSingleShape(shape SingleShape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.singleShape = shape
+}
+
+// SetEmptyListStatus sets the answer of operation 1 on an account with no
+// subscriptions: 204 (the default, also for any unknown code), 404 (an
+// "Entity not found" body naming the account) or 200 (an empty page).
+func (s *Server) SetEmptyListStatus(code int) {
+	switch code {
+	case http.StatusNotFound, http.StatusOK:
+	default:
+		code = http.StatusNoContent
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.emptyListStatus = code
+}
+
+// SetJWTShape sets the body shape of the JWT endpoint.
+func (s *Server) SetJWTShape(shape JWTShape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.jwtShape = shape
+}
+
+// SetCatalogueShape sets the body shape of the catalogue operations.
+func (s *Server) SetCatalogueShape(shape CatalogueShape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.catalogueShape = shape
+}
+
+// SetResponseTransform sets fn to be applied to a copy of every
+// subscription the API returns (operations 1, 2, 3, 6 and 7), for example
+// to produce spelling variants; nil clears it. The store is not changed,
+// and fn runs without the server's lock held.
+func (s *Server) SetResponseTransform(fn func(*Subscription)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.transform = fn
+}
+
+// applyTransform applies fn to each element of subs in place (subs are
+// already copies).
+func applyTransform(fn func(*Subscription), subs []Subscription) {
+	if fn == nil {
+		return
+	}
+	for i := range subs {
+		fn(&subs[i])
+	}
+}
