@@ -1,0 +1,21 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// NewEventsDataSource returns the eventnotify_events data source: the platform
+// events a subscription can refer to.
+func NewEventsDataSource() datasource.DataSource {
+	return &catalogueDataSource{
+		typeSuffix: "events",
+		singular:   "event",
+		description: "Lists the platform events that subscriptions can refer to in `event_name` " +
+			"(operation `listEvents`, `GET /rest/v1/events`).",
+		list: func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) { return c.ListEvents(ctx) },
+	}
+}

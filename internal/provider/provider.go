@@ -1,0 +1,200 @@
+// Package provider implements the eventnotify Terraform provider with the
+// terraform-plugin-framework.
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+var _ provider.Provider = &EventNotifyProvider{}
+
+// EventNotifyProvider is the provider implementation.
+type EventNotifyProvider struct {
+	// version is the provider's release version, "dev" for local builds and
+	// "test" in acceptance tests.
+	version string
+}
+
+// providerModel maps the provider block.
+type providerModel struct {
+	AccountID            types.String  `tfsdk:"account_id"`
+	Region               types.String  `tfsdk:"region"`
+	BaseURL              types.String  `tfsdk:"base_url"`
+	AuthURL              types.String  `tfsdk:"auth_url"`
+	Username             types.String  `tfsdk:"username"`
+	Password             types.String  `tfsdk:"password"`
+	APIToken             types.String  `tfsdk:"api_token"`
+	OTP                  types.String  `tfsdk:"otp"`
+	JWT                  types.String  `tfsdk:"jwt"`
+	MaxRetries           types.Int64   `tfsdk:"max_retries"`
+	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
+	RequestTimeout       types.String  `tfsdk:"request_timeout"`
+}
+
+// New returns a function that creates the provider, as providerserver expects.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &EventNotifyProvider{version: version}
+	}
+}
+
+// Metadata sets the provider type name and version.
+func (p *EventNotifyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "eventnotify"
+	resp.Version = p.version
+}
+
+// Schema describes the provider block.
+func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The eventnotify provider manages the Event Notifications Configuration Service: " +
+			"per-account subscriptions that bind a platform event to a destination and a minimum log level, " +
+			"and event-streams topics. Every argument can also be set through the environment variable named " +
+			"in its description; a value in the provider block wins over the variable.",
+		Attributes: map[string]schema.Attribute{
+			"account_id": schema.StringAttribute{
+				MarkdownDescription: "Account that resources and data sources use unless they set their own `account_id`. " +
+					"Required here or through `" + envAccountID + "`.",
+				Optional:   true,
+				Validators: []validator.String{notBlank()},
+			},
+			"region": schema.StringAttribute{
+				MarkdownDescription: "Region of the service: `us` (default) or `gb`. Selects the regional service and auth " +
+					"addresses. Environment variable: `" + envRegion + "`.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.OneOf(client.RegionNames()...)},
+			},
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "Service address that overrides the region's, such as `https://eventnotify.example.com`; " +
+					"paths `/rest/v1/...` are appended. Environment variable: `" + envBaseURL + "`.",
+				Optional:   true,
+				Validators: []validator.String{httpURL()},
+			},
+			"auth_url": schema.StringAttribute{
+				MarkdownDescription: "Auth address that overrides the region's; JWTs come from " +
+					"`{auth_url}/auth/jwt/generate/{accountId}`. Environment variable: `" + envAuthURL + "`.",
+				Optional:   true,
+				Validators: []validator.String{httpURL()},
+			},
+			"username": schema.StringAttribute{
+				MarkdownDescription: "User name for Basic auth when a JWT is generated. Environment variable: `" + envUsername + "`.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"password": schema.StringAttribute{
+				MarkdownDescription: "Password for Basic auth. Conflicts with `api_token`. Environment variable: `" + envPassword + "`.",
+				Optional:            true,
+				Sensitive:           true,
+				Validators: []validator.String{
+					stringvalidator.ConflictsWith(path.MatchRoot("api_token")),
+				},
+			},
+			"api_token": schema.StringAttribute{
+				MarkdownDescription: "API token, for users who cannot sign in with a password (single sign-on users without " +
+					"administrator rights, users with two-factor authentication). Sent as the Basic auth password with the " +
+					"user name `PLATFORM_TOKEN.<username>`. Conflicts with `password`. Environment variable: `" + envAPIToken + "`.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"otp": schema.StringAttribute{
+				MarkdownDescription: "Time-based one-time password for accounts with two-factor authentication, sent as " +
+					"`X-Platform-OTP` when a JWT is generated. Environment variable: `" + envOTP + "`.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"jwt": schema.StringAttribute{
+				MarkdownDescription: "A JWT issued elsewhere. When set, no Basic auth credentials are needed and the provider " +
+					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. " +
+					"Environment variable: `" + envJWT + "`.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a request is retried, with exponential backoff, after a "+
+					"transient failure (429, 502, 503, 504, network errors; creates only where the service cannot have acted). "+
+					"Default `%d`. Environment variable: `%s`.", defaultMaxRetries, envMaxRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 100)},
+			},
+			"max_requests_per_second": schema.Float64Attribute{
+				MarkdownDescription: fmt.Sprintf("Client-side limit on requests per second, shared by every request of "+
+					"this provider instance. Default `%g` (the platform APIs' published limit); `0` turns it off. "+
+					"Environment variable: `%s`.", defaultRequestsPerSecond, envMaxRequestsPerSecond),
+				Optional:   true,
+				Validators: []validator.Float64{float64validator.AtLeast(0)},
+			},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("Timeout of one HTTP request attempt, a Go duration such as `30s` or `1m`. "+
+					"Default `%s`. Environment variable: `%s`.", defaultRequestTimeout, envRequestTimeout),
+				Optional:   true,
+				Validators: []validator.String{goDuration()},
+			},
+		},
+	}
+}
+
+// Configure resolves the provider block and the environment into one API
+// client that every resource and data source of this instance shares.
+func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var model providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	settings, diags := resolveSettings(model, lookupEnv)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx = tflog.SetField(ctx, "eventnotify_account_id", settings.AccountID)
+	ctx = tflog.SetField(ctx, "eventnotify_base_url", settings.BaseURL)
+	tflog.Debug(ctx, "Configuring eventnotify client")
+
+	settings.UserAgent = "terraform-provider-eventnotify/" + p.version
+	c, err := client.New(settings)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to create the eventnotify client",
+			"The provider configuration could not be turned into an API client: "+err.Error())
+		return
+	}
+
+	data := &providerData{client: c, accountID: settings.AccountID}
+	resp.DataSourceData = data
+	resp.ResourceData = data
+	tflog.Info(ctx, "Configured eventnotify client")
+}
+
+// Resources lists the provider's resources.
+func (p *EventNotifyProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewSubscriptionResource,
+	}
+}
+
+// DataSources lists the provider's data sources.
+func (p *EventNotifyProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewEventsDataSource,
+		NewLogLevelsDataSource,
+		NewDestinationTypesDataSource,
+		NewSubscriptionDataSource,
+		NewSubscriptionsDataSource,
+	}
+}

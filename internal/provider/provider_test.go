@@ -1,0 +1,212 @@
+package provider
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// Credentials of the mock's test users.
+const (
+	testAccount     = "acc-test"
+	testUser        = "demo"
+	testPassword    = "demo-password"
+	testTokenUser   = "sso-user"
+	testAPIToken    = "tok-3f9a2c"
+	testOTPUser     = "mfa-user"
+	testOTPPassword = "mfa-password"
+	testOTP         = "493817"
+)
+
+// testProviderFactories serves the provider in-process to the Terraform CLI.
+var testProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"eventnotify": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// TestMain makes acceptance runs hermetic: no CLI configuration file, no
+// EVENTNOTIFY_* variables from the caller's shell, and a loud failure when
+// TF_ACC is set but no terraform binary can be found (plugin-testing would
+// otherwise try to download one).
+func TestMain(m *testing.M) {
+	os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "EVENTNOTIFY_") {
+			os.Unsetenv(name)
+		}
+	}
+	if os.Getenv("TF_ACC") != "" && os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		if _, err := exec.LookPath("terraform"); err != nil {
+			fmt.Fprintln(os.Stderr, "TF_ACC is set but no terraform binary is on PATH and TF_ACC_TERRAFORM_PATH is unset; "+
+				"run `make testacc`, which builds Terraform v1.5.7 when none is installed")
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// testMock is a mock service started for one test.
+type testMock struct {
+	*mockserver.Server
+	URL string
+}
+
+// newTestMock starts a fresh mock server for one test, with a password user,
+// an API-token user and an OTP user, all allowed on testAccount.
+func newTestMock(t *testing.T) *testMock {
+	t.Helper()
+	srv := mockserver.New(mockserver.Config{Users: []mockserver.User{
+		{Username: testUser, Password: testPassword},
+		{Username: testTokenUser, APIToken: testAPIToken},
+		{Username: testOTPUser, Password: testOTPPassword, OTP: testOTP},
+	}})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return &testMock{Server: srv, URL: ts.URL}
+}
+
+// providerBlock renders a provider block for the mock with the password user
+// and no client-side rate limit; extra lines are added inside the block.
+func (m *testMock) providerBlock(extra ...string) string {
+	return m.providerBlockWith(fmt.Sprintf("username = %q\n  password = %q", testUser, testPassword), extra...)
+}
+
+// providerBlockWith renders a provider block for the mock with the given
+// credential lines.
+func (m *testMock) providerBlockWith(credentials string, extra ...string) string {
+	return fmt.Sprintf(`
+provider "eventnotify" {
+  account_id              = %q
+  base_url                = %q
+  auth_url                = %q
+  max_requests_per_second = 0
+  max_retries             = 2
+  %s
+  %s
+}
+`, testAccount, m.URL, m.URL, credentials, strings.Join(extra, "\n  "))
+}
+
+// errorPattern matches a diagnostic that contains the phrases in order,
+// whatever line wrapping Terraform applies between their words.
+func errorPattern(phrases ...string) *regexp.Regexp {
+	quoted := make([]string, len(phrases))
+	for i, p := range phrases {
+		words := strings.Fields(p)
+		for j, w := range words {
+			words[j] = regexp.QuoteMeta(w)
+		}
+		quoted[i] = strings.Join(words, `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, `.*`))
+}
+
+// TestAccProvider_configurationErrors runs invalid provider blocks through
+// the Terraform CLI and checks the diagnostics name the argument and its
+// environment variable.
+func TestAccProvider_configurationErrors(t *testing.T) {
+	m := newTestMock(t)
+	cases := []struct {
+		name   string
+		config string
+		expect *regexp.Regexp
+	}{
+		{
+			name: "missing account_id",
+			config: fmt.Sprintf(`provider "eventnotify" {
+  base_url = %q
+  auth_url = %q
+  username = "demo"
+  password = "demo-password"
+}`, m.URL, m.URL),
+			expect: errorPattern("Missing account_id", `Set "account_id" in the provider block or the EVENTNOTIFY_ACCOUNT_ID environment variable`),
+		},
+		{
+			name:   "unknown region",
+			config: m.providerBlock(`region = "eu"`),
+			expect: errorPattern("region", `value must be one of: ["us" "gb"]`),
+		},
+		{
+			name: "region without addresses",
+			config: `provider "eventnotify" {
+  account_id = "a"
+  region     = "gb"
+  username   = "demo"
+  password   = "demo-password"
+}`,
+			expect: errorPattern("No address for base_url", `region "gb"`, "EVENTNOTIFY_BASE_URL"),
+		},
+		{
+			name:   "password and api_token",
+			config: m.providerBlock(`api_token = "t"`),
+			expect: errorPattern("Invalid Attribute Combination", "api_token"),
+		},
+		{
+			name:   "malformed base_url",
+			config: strings.Replace(m.providerBlock(), m.URL+`"`+"\n  auth_url", `ftp://x"`+"\n  auth_url", 1),
+			expect: errorPattern("Invalid base_url", "http:// or https://"),
+		},
+		{
+			name:   "malformed request_timeout",
+			config: m.providerBlock(`request_timeout = "soon"`),
+			expect: errorPattern("Invalid request_timeout", "Go duration"),
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.config + "\ndata \"eventnotify_log_levels\" \"all\" {}\n",
+					ExpectError: tc.expect,
+				}},
+			})
+			if n := m.Count("", ""); n != 0 {
+				t.Errorf("an invalid configuration sent %d requests to the service", n)
+			}
+		})
+	}
+}
+
+// TestAccProvider_environment configures the provider from environment
+// variables alone, and shows that the provider block wins over them.
+func TestAccProvider_environment(t *testing.T) {
+	m := newTestMock(t)
+	m.setTestCatalogues()
+	t.Setenv(envAccountID, testAccount)
+	t.Setenv(envBaseURL, m.URL)
+	t.Setenv(envAuthURL, m.URL)
+	t.Setenv(envUsername, testUser)
+	t.Setenv(envPassword, "wrong-password")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      `data "eventnotify_log_levels" "all" {}`,
+				ExpectError: errorPattern("HTTP 401"),
+			},
+			{
+				Config: fmt.Sprintf(`provider "eventnotify" {
+  password = %q
+}
+data "eventnotify_log_levels" "all" {}`, testPassword),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.eventnotify_log_levels.all", tfjsonpath.New("names"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("INFO"), knownvalue.StringExact("WARNING"), knownvalue.StringExact("ERROR")})),
+				},
+			},
+		},
+	})
+}

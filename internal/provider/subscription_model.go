@@ -1,0 +1,96 @@
+package provider
+
+import (
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// Allowed values of the subscription enums, as the spec lists them.
+var (
+	destinationTypes = []string{"EVENT_STREAMS", "EMAIL"}
+	logLevels        = []string{"INFO", "WARNING", "ERROR"}
+)
+
+// subscriptionModel is a subscription as the resource, the eventnotify_subscription
+// data source and the elements of eventnotify_subscriptions hold it.
+type subscriptionModel struct {
+	ID                          types.String   `tfsdk:"id"`
+	AccountID                   types.String   `tfsdk:"account_id"`
+	EventName                   eventNameValue `tfsdk:"event_name"`
+	DestinationType             types.String   `tfsdk:"destination_type"`
+	LogLevel                    types.String   `tfsdk:"log_level"`
+	EventStreamsEnvironmentID   types.String   `tfsdk:"event_streams_environment_id"`
+	EventStreamsEnvironmentName types.String   `tfsdk:"event_streams_environment_name"`
+	EventStreamsTopic           types.String   `tfsdk:"event_streams_topic"`
+	Enabled                     types.Bool     `tfsdk:"enabled"`
+	DestinationEmail            types.String   `tfsdk:"destination_email"`
+	CreatedDate                 types.Int64    `tfsdk:"created_date"`
+	LastUpdatedDate             types.Int64    `tfsdk:"last_updated_date"`
+	CreatedBy                   types.String   `tfsdk:"created_by"`
+	LastUpdatedBy               types.String   `tfsdk:"last_updated_by"`
+}
+
+// subscriptionFromAPI maps a subscription of the service to the model. The
+// account comes from the request path when the service leaves it out.
+func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionModel {
+	if s.AccountID != "" {
+		accountID = s.AccountID
+	}
+	return subscriptionModel{
+		ID:                          types.StringValue(s.ID),
+		AccountID:                   types.StringValue(accountID),
+		EventName:                   newEventName(s.EventName),
+		DestinationType:             types.StringValue(s.DestinationType),
+		LogLevel:                    types.StringValue(canonicalLogLevel(s.LogLevel)),
+		EventStreamsEnvironmentID:   optionalString(s.EventStreamsEnvironment),
+		EventStreamsEnvironmentName: optionalString(s.EventStreamsEnvironmentName),
+		EventStreamsTopic:           optionalString(s.EventStreamsTopic),
+		Enabled:                     types.BoolValue(s.Enabled),
+		DestinationEmail:            optionalString(s.DestinationEmail),
+		CreatedDate:                 types.Int64Value(s.CreatedDate),
+		LastUpdatedDate:             types.Int64Value(s.LastUpdatedDate),
+		CreatedBy:                   optionalString(s.CreatedBy),
+		LastUpdatedBy:               optionalString(s.LastUpdatedUserID),
+	}
+}
+
+// input returns the request body of a create or update.
+func (m subscriptionModel) input() client.SubscriptionInput {
+	in := client.SubscriptionInput{
+		EventName:                   m.EventName.ValueString(),
+		DestinationType:             m.DestinationType.ValueString(),
+		LogLevel:                    m.LogLevel.ValueString(),
+		EventStreamsEnvironment:     m.EventStreamsEnvironmentID.ValueString(),
+		EventStreamsEnvironmentName: m.EventStreamsEnvironmentName.ValueString(),
+		EventStreamsTopic:           m.EventStreamsTopic.ValueString(),
+	}
+	if !m.Enabled.IsNull() && !m.Enabled.IsUnknown() {
+		enabled := m.Enabled.ValueBool()
+		in.Enabled = &enabled
+	}
+	return in
+}
+
+// canonicalLogLevel maps the service's alternative spellings to the names the
+// schema accepts: the service may answer WARN for WARNING.
+func canonicalLogLevel(s string) string {
+	switch u := strings.ToUpper(strings.TrimSpace(s)); u {
+	case "WARN", "WARNING":
+		return "WARNING"
+	case "INFO", "ERROR":
+		return u
+	}
+	return s
+}
+
+// optionalString maps the service's empty string to null, so an argument left
+// out of the configuration stays null in state.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}

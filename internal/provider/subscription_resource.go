@@ -1,0 +1,260 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = &SubscriptionResource{}
+	_ resource.ResourceWithImportState    = &SubscriptionResource{}
+	_ resource.ResourceWithModifyPlan     = &SubscriptionResource{}
+	_ resource.ResourceWithValidateConfig = &SubscriptionResource{}
+)
+
+// SubscriptionResource manages one subscription of an account: a platform
+// event bound to a destination and a minimum log level.
+type SubscriptionResource struct {
+	data *providerData
+}
+
+// NewSubscriptionResource returns the eventnotify_subscription resource.
+func NewSubscriptionResource() resource.Resource { return &SubscriptionResource{} }
+
+// Metadata sets the resource type name.
+func (r *SubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_subscription"
+}
+
+// Schema describes the subscription.
+func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A subscription binds a platform event to a destination and a minimum log level: when the " +
+			"event occurs at that level or above, the service notifies the destination. Only the destination type " +
+			"`EVENT_STREAMS` is delivered by the service today; `EMAIL` is accepted with a warning.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Subscription id (a UUID) that the service assigns.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"account_id": schema.StringAttribute{
+				MarkdownDescription: "Account that owns the subscription. Defaults to the provider's `account_id`. " +
+					"Changing it replaces the subscription.",
+				Optional:      true,
+				Computed:      true,
+				Validators:    []validator.String{notBlank()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"event_name": schema.StringAttribute{
+				MarkdownDescription: "Name of the platform event, as the `eventnotify_events` data source lists it. " +
+					"Compared without regard to case: the service's own spellings (`Atom.Status`, `ATOM.STATUS`) cause no diff.",
+				Required:   true,
+				CustomType: eventNameType{},
+				Validators: []validator.String{notBlank(), stringvalidator.LengthAtMost(256)},
+			},
+			"destination_type": schema.StringAttribute{
+				MarkdownDescription: "Where notifications go: `EVENT_STREAMS` or `EMAIL`. The service delivers to " +
+					"`EVENT_STREAMS` only today; `EMAIL` is accepted by its API and planned with a warning.",
+				Required:   true,
+				Validators: []validator.String{stringvalidator.OneOf(destinationTypes...)},
+			},
+			"log_level": schema.StringAttribute{
+				MarkdownDescription: "Minimum log level that triggers a notification: `INFO`, `WARNING` or `ERROR`.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
+			},
+			"event_streams_environment_id": schema.StringAttribute{
+				MarkdownDescription: "Event streams environment id, for `EVENT_STREAMS` destinations.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"event_streams_environment_name": schema.StringAttribute{
+				MarkdownDescription: "Event streams environment name, for `EVENT_STREAMS` destinations.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"event_streams_topic": schema.StringAttribute{
+				MarkdownDescription: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the subscription is active. Default `true`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+			},
+			"destination_email": schema.StringAttribute{
+				MarkdownDescription: "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"created_date": schema.Int64Attribute{
+				MarkdownDescription: "Creation time, Unix milliseconds.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"last_updated_date": schema.Int64Attribute{
+				MarkdownDescription: "Time of the last update, Unix milliseconds.",
+				Computed:            true,
+			},
+			"created_by": schema.StringAttribute{
+				MarkdownDescription: "Email of the user who created the subscription.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"last_updated_by": schema.StringAttribute{
+				MarkdownDescription: "Email of the user who last updated the subscription.",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *SubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig warns about a destination the service does not deliver to.
+func (r *SubscriptionResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var destination types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("destination_type"), &destination)...)
+	if destination.ValueString() == "EMAIL" {
+		resp.Diagnostics.AddAttributeWarning(path.Root("destination_type"), "EMAIL destinations are not delivered yet",
+			"The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS "+
+				"destinations only, so this subscription will be stored but may notify no one. Use \"EVENT_STREAMS\" "+
+				"with an event streams environment and topic to receive notifications.")
+	}
+}
+
+// ModifyPlan fills account_id from the provider when the configuration leaves
+// it out, so that a change of the provider's account plans a replacement.
+func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.data == nil {
+		return
+	}
+	var configured types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("account_id"), &configured)...)
+	if configured.IsNull() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("account_id"), r.data.accountID)...)
+	}
+}
+
+// Create creates the subscription through operation 3 with a one-item list.
+func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan subscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
+		return
+	}
+	account := plan.AccountID.ValueString()
+
+	created, err := r.data.client.CreateSubscriptions(ctx, account, []client.SubscriptionInput{plan.input()})
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Unable to create subscription", err)
+		return
+	}
+	if len(created) != 1 {
+		resp.Diagnostics.AddError("Unexpected create response",
+			fmt.Sprintf("The service answered a request to create one subscription in account %q with %d subscriptions. "+
+				"Check the account's subscriptions (data source eventnotify_subscriptions) and import the one that "+
+				"was meant, or apply again.", account, len(created)))
+		return
+	}
+	state := subscriptionFromAPI(account, &created[0])
+	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Read refreshes the subscription through operation 6; a subscription deleted
+// outside Terraform is removed from state so that it is planned again.
+func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state subscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
+		return
+	}
+	account, id := state.AccountID.ValueString(), state.ID.ValueString()
+
+	sub, err := r.data.client.GetSubscription(ctx, account, id)
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "Subscription not found; removing it from state", map[string]any{"subscription_id": id, "account_id": account})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Unable to read subscription "+id, err)
+		return
+	}
+	fresh := subscriptionFromAPI(account, sub)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
+}
+
+// Update changes the subscription in place through operation 7.
+func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan subscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
+		return
+	}
+	account, id := plan.AccountID.ValueString(), plan.ID.ValueString()
+
+	sub, err := r.data.client.UpdateSubscription(ctx, account, id, plan.input())
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Unable to update subscription "+id, err)
+		return
+	}
+	state := subscriptionFromAPI(account, sub)
+	if state.ID.ValueString() == "" {
+		state.ID = plan.ID
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Delete deletes the subscription through operation 8; one that is already
+// gone counts as deleted.
+func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state subscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
+		return
+	}
+	id := state.ID.ValueString()
+	err := r.data.client.DeleteSubscription(ctx, state.AccountID.ValueString(), id)
+	if err != nil && !errors.Is(err, client.ErrNotFound) {
+		addClientError(&resp.Diagnostics, "Unable to delete subscription "+id, err)
+	}
+}
+
+// ImportState accepts <subscription_id> or <account_id>/<subscription_id>.
+func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	defaultAccount := ""
+	if r.data != nil {
+		defaultAccount = r.data.accountID
+	}
+	account, id, err := parseSubscriptionImportID(req.ID, defaultAccount)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import id", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account_id"), account)...)
+}

@@ -1,0 +1,479 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+const subAddr = "eventnotify_subscription.test"
+
+// subscriptionConfig renders the test subscription with the given argument lines.
+func subscriptionConfig(args ...string) string {
+	return fmt.Sprintf(`
+resource "eventnotify_subscription" "test" {
+  %s
+}
+`, strings.Join(args, "\n  "))
+}
+
+var (
+	minimalArgs = []string{`event_name = "ATOM.STATUS"`, `destination_type = "EVENT_STREAMS"`, `log_level = "ERROR"`}
+	fullArgs    = append(append([]string{}, minimalArgs...),
+		`event_streams_environment_id = "env-1"`,
+		`event_streams_environment_name = "Production"`,
+		`event_streams_topic = "alerts"`,
+		`enabled = false`,
+	)
+)
+
+// checkMockEmpty is a CheckDestroy that asserts the mock holds no subscription.
+func (m *testMock) checkMockEmpty(accounts ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for _, a := range append(accounts, testAccount) {
+			if subs := m.Subscriptions(a); len(subs) != 0 {
+				return fmt.Errorf("account %s still holds %d subscriptions after destroy", a, len(subs))
+			}
+		}
+		return nil
+	}
+}
+
+// checkMockHolds asserts the mock holds exactly n subscriptions of the account.
+func (m *testMock) checkMockHolds(account string, n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := len(m.Subscriptions(account)); got != n {
+			return fmt.Errorf("account %s holds %d subscriptions, want %d", account, got, n)
+		}
+		return nil
+	}
+}
+
+// TestAccSubscriptionResource_lifecycle creates a subscription with only the
+// required arguments, sets every optional one, unsets them again, imports it
+// with both id forms and an import block, and destroys it.
+func TestAccSubscriptionResource_lifecycle(t *testing.T) {
+	m := newTestMock(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(testAccount)),
+					plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(subAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(testAccount)),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_name"), knownvalue.StringExact("ATOM.STATUS")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("destination_type"), knownvalue.StringExact("EVENT_STREAMS")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("log_level"), knownvalue.StringExact("ERROR")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("created_by"), knownvalue.StringExact(testUser)),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("created_date"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("last_updated_date"), knownvalue.NotNull()),
+				},
+				Check: m.checkMockHolds(testAccount, 1),
+			},
+			{
+				Config: m.providerBlock() + subscriptionConfig(fullArgs...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(subAddr, tfjsonpath.New("last_updated_date")),
+					plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("created_date"), knownvalue.NotNull()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(subAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_id"), knownvalue.StringExact("env-1")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_name"), knownvalue.StringExact("Production")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.StringExact("alerts")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+				},
+				Check: m.checkMockHolds(testAccount, 1),
+			},
+			{
+				ResourceName:      subAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      subAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return testAccount + "/" + s.RootModule().Resources[subAddr].Primary.ID, nil
+				},
+			},
+			{
+				ResourceName:    subAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{
+				Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(subAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_name"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccSubscriptionResource_updateInPlace changes each updatable argument on
+// its own and checks the change is one in-place update of the same subscription.
+func TestAccSubscriptionResource_updateInPlace(t *testing.T) {
+	cases := []struct{ name, before, after string }{
+		{"event_name", `event_name = "ATOM.STATUS"`, `event_name = "PROCESS.EXECUTION"`},
+		{"destination_type", `destination_type = "EVENT_STREAMS"`, `destination_type = "EMAIL"`},
+		{"log_level", `log_level = "ERROR"`, `log_level = "INFO"`},
+		{"event_streams_environment_id", `event_streams_environment_id = "env-1"`, `event_streams_environment_id = "env-2"`},
+		{"event_streams_environment_name", `event_streams_environment_name = "Production"`, `event_streams_environment_name = "Staging"`},
+		{"event_streams_topic", `event_streams_topic = "alerts"`, `event_streams_topic = "audit"`},
+		{"enabled", `enabled = false`, `enabled = true`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestMock(t)
+			replaceArg := func(line string) string {
+				args := make([]string, 0, len(fullArgs))
+				for _, a := range fullArgs {
+					if strings.HasPrefix(a, tc.name+" ") {
+						a = line
+					}
+					args = append(args, a)
+				}
+				return m.providerBlock() + subscriptionConfig(args...)
+			}
+			sameID := statecheck.CompareValue(compare.ValuesSame())
+			var updatesBefore int
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				CheckDestroy:             m.checkMockEmpty(),
+				Steps: []resource.TestStep{
+					{
+						Config:            replaceArg(tc.before),
+						ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(subAddr, tfjsonpath.New("id"))},
+						Check: func(*terraform.State) error {
+							updatesBefore = m.Count(http.MethodPut, mockserver.RouteSubscription)
+							return nil
+						},
+					},
+					{
+						Config: replaceArg(tc.after),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionUpdate),
+						}},
+						ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(subAddr, tfjsonpath.New("id"))},
+						Check: func(*terraform.State) error {
+							if n := m.Count(http.MethodPut, mockserver.RouteSubscription) - updatesBefore; n != 1 {
+								return fmt.Errorf("changing %s sent %d update requests, want 1", tc.name, n)
+							}
+							if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 1 {
+								return fmt.Errorf("%d create requests, want 1 (no replacement)", n)
+							}
+							return m.checkMockHolds(testAccount, 1)(nil)
+						},
+					},
+				},
+			})
+		})
+	}
+}
+
+// TestAccSubscriptionResource_accountReplaces moves a subscription to another
+// account, which the service can only do by replacing it.
+func TestAccSubscriptionResource_accountReplaces(t *testing.T) {
+	m := newTestMock(t)
+	const other = "acc-other"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(other),
+		Steps: []resource.TestStep{
+			{
+				Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
+				Check:  m.checkMockHolds(testAccount, 1),
+			},
+			{
+				Config: m.providerBlock() + subscriptionConfig(append([]string{`account_id = "` + other + `"`}, minimalArgs...)...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(other)),
+				},
+				Check: resource.ComposeTestCheckFunc(m.checkMockHolds(testAccount, 0), m.checkMockHolds(other, 1)),
+			},
+		},
+	})
+}
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// onlySubscription returns the one subscription the mock holds for testAccount.
+func (m *testMock) onlySubscription(t *testing.T) mockserver.Subscription {
+	t.Helper()
+	subs := m.Subscriptions(testAccount)
+	if len(subs) != 1 {
+		t.Fatalf("mock holds %d subscriptions, want 1", len(subs))
+	}
+	return subs[0]
+}
+
+// TestAccSubscriptionResource_drift changes and deletes the subscription
+// behind Terraform's back and checks that plans repair both.
+func TestAccSubscriptionResource_drift(t *testing.T) {
+	m := newTestMock(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	config := m.providerBlock() + subscriptionConfig(fullArgs...)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				Config:            config,
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(subAddr, tfjsonpath.New("id"))},
+			},
+			{
+				PreConfig: func() {
+					sub := m.onlySubscription(t)
+					m.ModifySubscription(testAccount, sub.SubscriptionID, func(s *mockserver.Subscription) {
+						s.LogLevel = "INFO"
+						s.EventStreamsTopic = "hijacked"
+					})
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(subAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("log_level"), knownvalue.StringExact("ERROR")),
+				},
+				Check: func(*terraform.State) error {
+					if sub := m.onlySubscription(t); sub.LogLevel != "ERROR" || sub.EventStreamsTopic != "alerts" {
+						return fmt.Errorf("drift not repaired: log level %q, topic %q", sub.LogLevel, sub.EventStreamsTopic)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					m.DeleteSubscriptionDirect(testAccount, m.onlySubscription(t).SubscriptionID)
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValue(compare.ValuesDiffer()).AddStateValue(subAddr, tfjsonpath.New("id")),
+				},
+				Check: m.checkMockHolds(testAccount, 1),
+			},
+		},
+	})
+}
+
+// TestAccSubscriptionResource_invalidValues rejects bad arguments at plan time
+// without a single request to the service.
+func TestAccSubscriptionResource_invalidValues(t *testing.T) {
+	cases := []struct {
+		name, arg string
+		expect    []string
+	}{
+		{"destination_type", `destination_type = "SLACK"`, []string{"destination_type", `value must be one of: ["EVENT_STREAMS" "EMAIL"]`, `got: "SLACK"`}},
+		{"destination_type casing", `destination_type = "event_streams"`, []string{"destination_type", `value must be one of`}},
+		{"log_level", `log_level = "WARN"`, []string{"log_level", `value must be one of: ["INFO" "WARNING" "ERROR"]`, `got: "WARN"`}},
+		{"empty event_name", `event_name = ""`, []string{"event_name", "must not be empty or only white space"}},
+		{"blank topic", `event_streams_topic = "  "`, []string{"event_streams_topic", "must not be empty or only white space"}},
+		{"blank account", `account_id = ""`, []string{"account_id", "must not be empty or only white space"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestMock(t)
+			args := []string{tc.arg}
+			for _, a := range minimalArgs {
+				if !strings.HasPrefix(a, strings.Fields(tc.arg)[0]+" ") {
+					args = append(args, a)
+				}
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      m.providerBlock() + subscriptionConfig(args...),
+					ExpectError: errorPattern(tc.expect...),
+				}},
+			})
+			if n := m.Count("", ""); n != 0 {
+				t.Errorf("an invalid configuration sent %d requests to the service", n)
+			}
+		})
+	}
+}
+
+// TestAccSubscriptionResource_serviceRejects shows the service's 400 messages
+// verbatim in the diagnostic, and that nothing reaches state.
+func TestAccSubscriptionResource_serviceRejects(t *testing.T) {
+	m := newTestMock(t)
+	m.InjectFault(mockserver.Fault{
+		Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusBadRequest,
+		Body: `{"error":"Bad Request","messages":["Must provide a valid eventName","Event NOPE.NEVER is not offered to this account"],"path":"/rest/v1/accounts/acc-test/subscriptions"}`,
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{{
+			Config: m.providerBlock() + subscriptionConfig(`event_name = "NOPE.NEVER"`, `destination_type = "EVENT_STREAMS"`, `log_level = "INFO"`),
+			ExpectError: errorPattern("Unable to create subscription", `"create subscriptions"`, "HTTP 400",
+				"Must provide a valid eventName", "Event NOPE.NEVER is not offered to this account"),
+		}},
+	})
+}
+
+// TestAccSubscriptionResource_responseShapes runs create, read, update and
+// import with both shapes of a single subscription in responses (spec rule 5).
+func TestAccSubscriptionResource_responseShapes(t *testing.T) {
+	for name, shape := range map[string]mockserver.SingleShape{"flat": mockserver.SingleFlat, "wrapped": mockserver.SingleWrapped} {
+		t.Run(name, func(t *testing.T) {
+			m := newTestMock(t)
+			m.SetSingleShape(shape)
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				CheckDestroy:             m.checkMockEmpty(),
+				Steps: []resource.TestStep{
+					{Config: m.providerBlock() + subscriptionConfig(minimalArgs...)},
+					{
+						Config: m.providerBlock() + subscriptionConfig(fullArgs...),
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.StringExact("alerts")),
+							statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("created_by"), knownvalue.StringExact(testUser)),
+						},
+					},
+					{ResourceName: subAddr, ImportState: true, ImportStateVerify: true},
+				},
+			})
+		})
+	}
+}
+
+// TestAccSubscriptionResource_serviceSpellings has the mock answer with its
+// other spellings (upper-case event names, WARN for WARNING): no diff appears
+// and the configured spelling stays in state.
+func TestAccSubscriptionResource_serviceSpellings(t *testing.T) {
+	m := newTestMock(t)
+	m.SetResponseTransform(func(s *mockserver.Subscription) {
+		s.EventName = strings.ToUpper(s.EventName)
+		if s.LogLevel == "WARNING" {
+			s.LogLevel = "WARN"
+		}
+	})
+	config := m.providerBlock() + subscriptionConfig(`event_name = "Atom.Status"`, `destination_type = "EVENT_STREAMS"`, `log_level = "WARNING"`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_name"), knownvalue.StringExact("Atom.Status")),
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("log_level"), knownvalue.StringExact("WARNING")),
+				},
+			},
+			{
+				// A refresh and plan with the service's spellings shows nothing to do.
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{
+				// A real change still shows, and keeps the new configured spelling.
+				Config: strings.Replace(config, `"Atom.Status"`, `"Process.Execution"`, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_name"), knownvalue.StringExact("Process.Execution")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccSubscriptionResource_importErrors covers malformed and unknown ids.
+func TestAccSubscriptionResource_importErrors(t *testing.T) {
+	m := newTestMock(t)
+	cases := []struct {
+		name, id string
+		expect   []string
+	}{
+		{"not a uuid", "not-a-uuid", []string{"Invalid import id", `"not-a-uuid"`, "is not a subscription id", "<subscription_id>", "<account_id>/<subscription_id>"}},
+		{"too many parts", "a/b/3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Invalid import id", "3 parts", "<account_id>/<subscription_id>"}},
+		{"empty account", "/3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Invalid import id", "empty account id"}},
+		{"does not exist", "3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Cannot import non-existent remote object"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:        m.providerBlock() + subscriptionConfig(minimalArgs...),
+					ResourceName:  subAddr,
+					ImportState:   true,
+					ImportStateId: tc.id,
+					ExpectError:   errorPattern(tc.expect...),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccSubscriptionResource_generateConfig imports a subscription made
+// outside Terraform with an import block and -generate-config-out; the
+// generated configuration plans with no changes.
+func TestAccSubscriptionResource_generateConfig(t *testing.T) {
+	m := newTestMock(t)
+	sub := m.PutSubscription(testAccount, mockserver.Subscription{
+		EventName: "PROCESS.EXECUTION", DestinationType: "EVENT_STREAMS", LogLevel: "WARNING",
+		EventStreamsEnvironment: "env-9", EventStreamsTopic: "ops", Enabled: false,
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:          m.providerBlock(),
+			ResourceName:    subAddr,
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   sub.SubscriptionID,
+			GenerateConfig:  true,
+			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.StringExact("ops")),
+				plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+			}},
+		}},
+	})
+}

@@ -1,0 +1,138 @@
+package provider
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+var _ datasource.DataSourceWithConfigure = &SubscriptionsDataSource{}
+
+// SubscriptionsDataSource lists an account's subscriptions, filtered.
+type SubscriptionsDataSource struct {
+	data *providerData
+}
+
+// subscriptionsModel maps the data source.
+type subscriptionsModel struct {
+	AccountID       types.String        `tfsdk:"account_id"`
+	EventName       types.String        `tfsdk:"event_name"`
+	DestinationType types.String        `tfsdk:"destination_type"`
+	LogLevel        types.String        `tfsdk:"log_level"`
+	Enabled         types.Bool          `tfsdk:"enabled"`
+	Subscriptions   []subscriptionModel `tfsdk:"subscriptions"`
+	IDs             []string            `tfsdk:"ids"`
+}
+
+// NewSubscriptionsDataSource returns the eventnotify_subscriptions data source.
+func NewSubscriptionsDataSource() datasource.DataSource { return &SubscriptionsDataSource{} }
+
+// Metadata sets the data source type name.
+func (d *SubscriptionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_subscriptions"
+}
+
+// Schema describes the filters and the list.
+func (d *SubscriptionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the subscriptions of an account (operation `listSubscribedEventsForAccount`, every page), " +
+			"optionally filtered, sorted by event name and then id so that the output is stable.",
+		Attributes: map[string]schema.Attribute{
+			"account_id": schema.StringAttribute{
+				MarkdownDescription: "Account to list. Defaults to the provider's `account_id`.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"event_name": schema.StringAttribute{
+				MarkdownDescription: "Only subscriptions to this event, compared without regard to case.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"destination_type": schema.StringAttribute{
+				MarkdownDescription: "Only subscriptions with this destination type: `EVENT_STREAMS` or `EMAIL`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(destinationTypes...)},
+			},
+			"log_level": schema.StringAttribute{
+				MarkdownDescription: "Only subscriptions with this log level: `INFO`, `WARNING` or `ERROR`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Only enabled (`true`) or only disabled (`false`) subscriptions.",
+				Optional:            true,
+			},
+			"subscriptions": schema.ListNestedAttribute{
+				MarkdownDescription: "The matching subscriptions, with every attribute of the `eventnotify_subscription` resource.",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: subscriptionDataSourceAttributes()},
+			},
+			"ids": schema.ListAttribute{
+				MarkdownDescription: "Ids of the matching subscriptions, in the same order.",
+				Computed:            true,
+				ElementType:         types.StringType,
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (d *SubscriptionsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read lists, filters and sorts the subscriptions.
+func (d *SubscriptionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var state subscriptionsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !providerConfigured(d.data, &resp.Diagnostics, "subscriptions data source") {
+		return
+	}
+	if state.AccountID.IsNull() {
+		state.AccountID = types.StringValue(d.data.accountID)
+	}
+	account := state.AccountID.ValueString()
+
+	subs, err := d.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
+		return
+	}
+
+	state.Subscriptions = make([]subscriptionModel, 0, len(subs))
+	for i := range subs {
+		m := subscriptionFromAPI(account, &subs[i])
+		if state.matches(m) {
+			state.Subscriptions = append(state.Subscriptions, m)
+		}
+	}
+	slices.SortFunc(state.Subscriptions, func(a, b subscriptionModel) int {
+		return cmp.Or(
+			cmp.Compare(strings.ToUpper(a.EventName.ValueString()), strings.ToUpper(b.EventName.ValueString())),
+			cmp.Compare(a.ID.ValueString(), b.ID.ValueString()),
+		)
+	})
+	state.IDs = make([]string, len(state.Subscriptions))
+	for i, m := range state.Subscriptions {
+		state.IDs[i] = m.ID.ValueString()
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// matches applies the configured filters.
+func (f subscriptionsModel) matches(m subscriptionModel) bool {
+	return (f.EventName.IsNull() || strings.EqualFold(f.EventName.ValueString(), m.EventName.ValueString())) &&
+		(f.DestinationType.IsNull() || f.DestinationType.ValueString() == m.DestinationType.ValueString()) &&
+		(f.LogLevel.IsNull() || f.LogLevel.ValueString() == m.LogLevel.ValueString()) &&
+		(f.Enabled.IsNull() || f.Enabled.ValueBool() == m.Enabled.ValueBool())
+}

@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+// notBlank rejects empty strings and strings of only white space at plan time.
+func notBlank() validator.String {
+	return stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
+}
+
+// httpURL returns a validator for absolute http(s) URLs. The framework
+// validators module has none, so this wraps the same check Configure applies
+// to environment variables.
+func httpURL() validator.String {
+	return stringCheck{check: checkHTTPURL, what: "an absolute http or https URL"}
+}
+
+// goDuration returns a validator for positive Go duration strings.
+func goDuration() validator.String {
+	return stringCheck{check: func(s string) error { _, err := parsePositiveDuration(s); return err }, what: "a Go duration such as 30s"}
+}
+
+// stringCheck adapts a func(string) error to validator.String.
+type stringCheck struct {
+	check func(string) error
+	what  string
+}
+
+// Description says what the value must be.
+func (v stringCheck) Description(context.Context) string { return "value must be " + v.what }
+
+// MarkdownDescription says what the value must be.
+func (v stringCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+// ValidateString runs the check on known values.
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := v.check(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error()+"; the value must be "+v.what+".")
+	}
+}
+
+// uuidString returns a validator for subscription ids in the canonical UUID form.
+func uuidString() validator.String {
+	return stringCheck{check: func(s string) error {
+		if !isUUID(s) {
+			return fmt.Errorf("%q is not a UUID", s)
+		}
+		return nil
+	}, what: "a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"}
+}
