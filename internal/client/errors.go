@@ -18,7 +18,41 @@ var (
 	ErrUnauthorized = errors.New("unauthorized")
 	// ErrForbidden matches an *APIError with HTTP status 403.
 	ErrForbidden = errors.New("forbidden")
+	// ErrMalformedResponse matches the error of a successful answer whose body could not be
+	// decoded: the service was reached, and a write may have taken effect.
+	ErrMalformedResponse = errors.New("malformed response")
 )
+
+// decodeError is the error of a 2xx answer whose body could not be decoded.
+type decodeError struct {
+	operation string
+	err       error
+}
+
+// decodeErr wraps a decoding failure of operation's answer.
+func decodeErr(operation string, err error) error {
+	return &decodeError{operation: operation, err: err}
+}
+
+// Error names the operation and what was wrong, in terms of the body rather than Go types.
+func (e *decodeError) Error() string {
+	msg := e.err.Error()
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(e.err, &typeErr) && typeErr.Field != "":
+		msg = fmt.Sprintf("the member %q holds a JSON %s where a %s is expected", typeErr.Field, typeErr.Value, typeErr.Type)
+	case errors.As(e.err, &syntaxErr):
+		msg = "the body is not valid JSON: " + msg
+	}
+	return "could not decode response of " + e.operation + ": " + msg
+}
+
+// Unwrap returns the decoding error.
+func (e *decodeError) Unwrap() error { return e.err }
+
+// Is makes errors.Is(err, ErrMalformedResponse) work.
+func (e *decodeError) Is(target error) bool { return target == ErrMalformedResponse }
 
 // rawBodyLimit is how much of a body that is not the service's error shape APIError keeps.
 const rawBodyLimit = 512
@@ -112,7 +146,10 @@ func (e *APIError) hint() string {
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrNotFound:
-		return e.StatusCode == http.StatusNotFound
+		// Only the service's own 404 says an entity is missing. A proxy's HTML page or a
+		// router's "Not Found" for a path it does not serve (a wrong base_url) must not
+		// make callers conclude that a subscription was deleted.
+		return e.StatusCode == http.StatusNotFound && e.serviceErrorShape()
 	case ErrUnauthorized:
 		return e.StatusCode == http.StatusUnauthorized
 	case ErrForbidden:
@@ -122,9 +159,11 @@ func (e *APIError) Is(target error) bool {
 }
 
 // serviceErrorShape reports whether the error came with the service's JSON error body (or
-// with no body at all), as opposed to, say, a proxy's HTML page.
+// with no body at all), as opposed to, say, a proxy's HTML page or a router's JSON "Not Found"
+// for a path it does not serve (a wrong base URL): the spec's error value for a missing entity
+// is "Entity not found".
 func (e *APIError) serviceErrorShape() bool {
-	return e.RawBody == ""
+	return e.RawBody == "" && (e.ErrorText == "" || strings.EqualFold(e.ErrorText, "Entity not found"))
 }
 
 // wireError is the service's error body.

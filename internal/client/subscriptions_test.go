@@ -357,8 +357,11 @@ func TestListEmptyAccount(t *testing.T) {
 			c := f.newClient(nil)
 			got, err := c.ListSubscriptions(context.Background(), "acc-1", ListOptions{})
 			if tc.wantErr {
-				if err == nil || !errors.Is(err, ErrNotFound) {
-					t.Fatalf("got %v, %v; want a not-found error", got, err)
+				// An error, but not ErrNotFound: callers drop resources from state on
+				// ErrNotFound, and a wrong base URL must not look like a deletion.
+				var apiErr *APIError
+				if err == nil || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound || errors.Is(err, ErrNotFound) {
+					t.Fatalf("got %v, %v; want a 404 error that is not ErrNotFound", got, err)
 				}
 				return
 			}

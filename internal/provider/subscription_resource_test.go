@@ -205,6 +205,34 @@ func TestAccSubscriptionResource_updateInPlace(t *testing.T) {
 	}
 }
 
+// TestAccSubscriptionResource_providerAccountReplaces changes the provider's
+// account under a subscription that does not set account_id: a replacement
+// into the new account, not an update. Regression test: the attribute's
+// RequiresReplace alone planned an in-place update here.
+func TestAccSubscriptionResource_providerAccountReplaces(t *testing.T) {
+	m := newTestMock(t)
+	const other = "acc-provider-2"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(other),
+		Steps: []resource.TestStep{
+			{
+				Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
+				Check:  m.checkMockHolds(testAccount, 1),
+			},
+			{
+				Config: strings.Replace(m.providerBlock(), `account_id              = "`+testAccount+`"`, `account_id              = "`+other+`"`, 1) +
+					subscriptionConfig(minimalArgs...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(other)),
+				}},
+				Check: resource.ComposeTestCheckFunc(m.checkMockHolds(testAccount, 0), m.checkMockHolds(other, 1)),
+			},
+		},
+	})
+}
+
 // TestAccSubscriptionResource_accountReplaces moves a subscription to another
 // account, which the service can only do by replacing it.
 func TestAccSubscriptionResource_accountReplaces(t *testing.T) {
@@ -311,6 +339,8 @@ func TestAccSubscriptionResource_invalidValues(t *testing.T) {
 		{"empty event_name", `event_name = ""`, []string{"event_name", "must not be empty or only white space"}},
 		{"blank topic", `event_streams_topic = "  "`, []string{"event_streams_topic", "must not be empty or only white space"}},
 		{"blank account", `account_id = ""`, []string{"account_id", "must not be empty or only white space"}},
+		// Regression: Unicode white space (here a no-break space) is blank too.
+		{"unicode blank topic", "event_streams_topic = \"\u00a0\"", []string{"event_streams_topic", "must not be empty or only white space"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -475,5 +505,32 @@ func TestAccSubscriptionResource_generateConfig(t *testing.T) {
 				plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
 			}},
 		}},
+	})
+}
+
+// TestAccSubscriptionResource_wrongBaseURLKeepsState refreshes through a
+// base_url the service does not serve: the router's 404 is an error, not a
+// deleted subscription, so nothing leaves state and nothing is recreated.
+// Regression test: any 404 used to count as "deleted outside Terraform".
+func TestAccSubscriptionResource_wrongBaseURLKeepsState(t *testing.T) {
+	m := newTestMock(t)
+	config := m.providerBlock() + subscriptionConfig(minimalArgs...)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				Config:      strings.Replace(config, `base_url                = "`+m.URL+`"`, `base_url                = "`+m.URL+`/rest/v1"`, 1),
+				ExpectError: errorPattern("Unable to read subscription", "HTTP 404"),
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+				Check: m.checkMockHolds(testAccount, 1),
+			},
+		},
 	})
 }
