@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
@@ -40,4 +44,31 @@ func providerConfigured(data *providerData, diags *diag.Diagnostics, what string
 		return false
 	}
 	return true
+}
+
+// planDefaultAccount is the ModifyPlan step of every resource with an optional
+// account_id: when the configuration leaves account_id out it plans the
+// provider's account, and when that differs from the account in state it plans
+// a replacement (the attribute's RequiresReplace sees only configured changes,
+// so a change of the provider's account would otherwise plan an update).
+func planDefaultAccount(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if req.Plan.Raw.IsNull() || data == nil {
+		return diags
+	}
+	var configured types.String
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("account_id"), &configured)...)
+	if diags.HasError() || !configured.IsNull() {
+		return diags
+	}
+	diags.Append(resp.Plan.SetAttribute(ctx, path.Root("account_id"), data.accountID)...)
+	if req.State.Raw.IsNull() {
+		return diags
+	}
+	var prior types.String
+	diags.Append(req.State.GetAttribute(ctx, path.Root("account_id"), &prior)...)
+	if !prior.IsNull() && prior.ValueString() != data.accountID {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("account_id"))
+	}
+	return diags
 }

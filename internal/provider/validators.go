@@ -3,15 +3,36 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"strings"
+	"unicode"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// notBlank rejects empty strings and strings of only white space at plan time.
+// notBlank rejects empty strings and strings of only white space (Unicode
+// white space included, as Configure's check) at plan time.
 func notBlank() validator.String {
-	return stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
+	return stringCheck{check: func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("%q must not be empty or only white space", s)
+		}
+		return nil
+	}, what: "a non-blank string"}
+}
+
+// printable rejects control characters (new lines, tabs, NUL) and invisible
+// formatting characters (zero-width spaces, direction overrides, byte order
+// marks) at plan time: in a name or id they are a copy-and-paste accident that
+// the service would otherwise receive in a write.
+func printable() validator.String {
+	return stringCheck{check: func(s string) error {
+		for _, r := range s {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+				return fmt.Errorf("%q contains the control or invisible character %U", s, r)
+			}
+		}
+		return nil
+	}, what: "text without control or invisible formatting characters"}
 }
 
 // httpURL returns a validator for absolute http(s) URLs. The framework
