@@ -8,6 +8,10 @@
 // it accepts, one KEY=VALUE per line. The base URL serves both the
 // service and the JWT endpoint. It serves until SIGINT or SIGTERM, then
 // shuts down gracefully and exits 0.
+//
+// -latency adds a delay to every request and -seed stores subscriptions in the account at
+// start. GET /_mock/stats reports the request counters (by route, JWT fetches, time spent
+// serving) and POST /_mock/reset clears them; scripts/bench.sh uses both.
 package main
 
 import (
@@ -60,6 +64,8 @@ type options struct {
 	password string
 	apiToken string
 	jwtTTL   time.Duration
+	latency  time.Duration
+	seed     int
 }
 
 // parseFlags parses args; usage and flag errors go to stderr.
@@ -73,6 +79,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.password, "password", mockserver.DefaultPassword, `Basic auth password ("" disables password login)`)
 	fs.StringVar(&o.apiToken, "api-token", "", "API token, accepted with the user name PLATFORM_TOKEN.<username>")
 	fs.DurationVar(&o.jwtTTL, "jwt-ttl", mockserver.DefaultJWTTTL, "lifetime of the JWTs it issues")
+	fs.DurationVar(&o.latency, "latency", 0, "delay added to every request")
+	fs.IntVar(&o.seed, "seed", 0, "number of subscriptions stored in the account at start")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -90,6 +98,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, usageError{errors.New("set -password or -api-token, or no one can sign in")}
 	case o.jwtTTL <= 0:
 		return o, usageError{errors.New("-jwt-ttl must be positive")}
+	case o.latency < 0:
+		return o, usageError{errors.New("-latency must not be negative")}
+	case o.seed < 0:
+		return o, usageError{errors.New("-seed must not be negative")}
 	}
 	return o, nil
 }
@@ -108,8 +120,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			APIToken: o.apiToken,
 			Accounts: []string{o.account},
 		}},
-		JWTTTL: o.jwtTTL,
+		JWTTTL:  o.jwtTTL,
+		Latency: o.latency,
 	})
+	seed(srv, o.account, o.seed)
 
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", o.listen)
@@ -137,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           &controlled{srv: srv, account: o.account, latency: o.latency},
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}

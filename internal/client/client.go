@@ -29,6 +29,7 @@ type Client struct {
 	limiter    *rate.Limiter // nil when unlimited
 	secrets    []string      // values masked in every log entry
 	tokens     tokenCache
+	listings   listingCache // per-account listings behind ReadSubscription
 	now        func() time.Time
 }
 

@@ -63,6 +63,14 @@ type Config struct {
 	// RetryWaitMax is the longest back-off between attempts (default 30s); a Retry-After
 	// header from the service takes precedence.
 	RetryWaitMax time.Duration
+	// ListPageSize is the page size with which ReadSubscription lists an account
+	// (default 100, the largest page the service is known to accept; a service that
+	// clamps it to less still pages correctly).
+	ListPageSize int
+	// ListCacheTTL is how long ReadSubscription serves reads from one listing of an
+	// account (default 1 minute); a negative value disables the listing cache, so that
+	// ReadSubscription is GetSubscription. See subscription_cache.go.
+	ListCacheTTL time.Duration
 }
 
 // String describes the configuration with every secret redacted.
@@ -143,6 +151,12 @@ func (c Config) normalize() (Config, error) {
 	}
 	if c.UserAgent == "" {
 		c.UserAgent = defaultUserAgent
+	}
+	if c.ListPageSize <= 0 {
+		c.ListPageSize = defaultListPageSize
+	}
+	if c.ListCacheTTL == 0 {
+		c.ListCacheTTL = defaultListCacheTTL
 	}
 	if len(errs) > 0 {
 		return c, fmt.Errorf("invalid client configuration: %w", errors.Join(errs...))

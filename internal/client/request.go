@@ -55,6 +55,11 @@ type serviceCall struct {
 // request with retries, and on a 401 refreshes the JWT once and repeats the request once. A
 // non-2xx answer becomes an *APIError.
 func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error) {
+	if sc.method != http.MethodGet {
+		// Any write may change the account's subscriptions, even one that failed or was
+		// cancelled after it was sent: drop the account's listing once the call is over.
+		defer c.listings.invalidate(sc.accountID)
+	}
 	var body []byte
 	if sc.in != nil {
 		b, err := json.Marshal(sc.in)

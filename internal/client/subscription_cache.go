@@ -1,0 +1,228 @@
+package client
+
+// The listing cache behind ReadSubscription makes a Terraform refresh of N subscriptions cost
+// ceil(N / page size) list requests instead of N single reads.
+//
+// Design:
+//
+//   - The first ReadSubscription of an account in a Client lists the whole account, page by
+//     page with Config.ListPageSize (default 100, the largest page the service is known to
+//     accept), and keeps the result as a map by subscription ID. Later reads of the account
+//     are served from that map. Concurrent first reads share one listing (singleflight).
+//   - An ID missing from the listing is read with a single GET (operation 6), so a 404 stays
+//     the authority for "deleted", and a subscription created after the listing is still
+//     found. A listing that fails makes the reads fall back to single GETs; the failure is
+//     remembered (until the next write or the TTL), so that N reads do not try N listings.
+//   - Every write through the Client to an account (operations 2, 3, 4, 5, 7, 8 and 9: any
+//     non-GET call, see Client.call) drops the account's listing once the write is over,
+//     whether it succeeded or not. Listings are versioned by a per-account generation that
+//     every write bumps: a listing that was in flight during a write is not stored, and a read
+//     that starts after a write never joins a listing started before it. So a read that
+//     follows a write through the same Client never sees the account as it was before the
+//     write.
+//   - A listing is served for at most Config.ListCacheTTL (default 1 minute) after it started.
+//     Terraform starts a new provider process (so a new Client and an empty cache) for every
+//     plan and apply, and reads managed resources only while refreshing, at the start of a
+//     plan walk; so one listing normally serves one refresh, and its age is about the
+//     duration of that refresh. The TTL bounds the age of what a long-lived Client serves (a
+//     plan walk that reaches some reads late, an SDK user keeping one Client for hours): a
+//     read never reports a state older than the TTL, and a relisting costs O(pages) again.
+//     A negative TTL disables the cache.
+//
+// The cost is per account, not per managed subscription: a configuration that manages a few
+// subscriptions of an account that holds many pays ceil(M / page size) requests for the
+// account's M subscriptions. It pays off as soon as a refresh reads more subscriptions of
+// the account than it has pages.
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"golang.org/x/sync/singleflight"
+)
+
+const (
+	// defaultListPageSize is Config.ListPageSize's default: the largest page size the
+	// service is known to accept (the mock's maximum).
+	defaultListPageSize = 100
+	// defaultListCacheTTL is Config.ListCacheTTL's default.
+	defaultListCacheTTL = time.Minute
+)
+
+// errListingFailed is what joiners of a flight see when a listing of the same generation has
+// just failed.
+var errListingFailed = errors.New("listing the account failed recently")
+
+// listingCache holds, per account, the latest listing of its subscriptions.
+type listingCache struct {
+	mu       sync.Mutex
+	accounts map[string]*accountListing
+	group    singleflight.Group
+}
+
+// accountListing is one account's entry. Entries are never removed, so that the generation
+// of an account only grows.
+type accountListing struct {
+	gen    uint64                  // bumped by every write to the account
+	subs   map[string]Subscription // by listingKey; nil: no listing; never mutated once stored
+	at     time.Time               // when the stored listing (or the failed attempt) started
+	failed bool                    // the listing of this generation failed: use single reads
+}
+
+// listingState is what lookup found.
+type listingState int
+
+const (
+	listingMiss   listingState = iota // no usable listing: list (at the returned generation)
+	listingHit                        // a listing younger than the TTL
+	listingFailed                     // the listing failed recently: read single subscriptions
+)
+
+// listingKey is the key of a subscription ID: IDs are UUIDs, compared without regard to case.
+func listingKey(id string) string { return strings.ToLower(id) }
+
+// lookup returns the account's listing if one is usable at now, else its state and the
+// current generation. An expired listing is dropped.
+func (lc *listingCache) lookup(account string, now time.Time, ttl time.Duration) (map[string]Subscription, uint64, listingState) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if lc.accounts == nil {
+		lc.accounts = make(map[string]*accountListing)
+	}
+	a := lc.accounts[account]
+	if a == nil {
+		a = &accountListing{}
+		lc.accounts[account] = a
+	}
+	fresh := now.Sub(a.at) < ttl
+	switch {
+	case a.subs != nil && fresh:
+		return a.subs, a.gen, listingHit
+	case a.failed && fresh:
+		return nil, a.gen, listingFailed
+	}
+	a.subs, a.failed = nil, false
+	return nil, a.gen, listingMiss
+}
+
+// store keeps a listing that started at `at`, unless a write to the account has happened
+// since generation gen was read.
+func (lc *listingCache) store(account string, gen uint64, subs map[string]Subscription, at time.Time) bool {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	a := lc.accounts[account]
+	if a == nil || a.gen != gen {
+		return false
+	}
+	a.subs, a.at, a.failed = subs, at, false
+	return true
+}
+
+// fail remembers that the listing of generation gen failed.
+func (lc *listingCache) fail(account string, gen uint64, at time.Time) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if a := lc.accounts[account]; a != nil && a.gen == gen {
+		a.subs, a.at, a.failed = nil, at, true
+	}
+}
+
+// invalidate drops the account's listing and bumps its generation, so that no listing in
+// flight is stored and no later read joins one.
+func (lc *listingCache) invalidate(account string) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if a := lc.accounts[account]; a != nil {
+		a.gen++
+		a.subs, a.failed = nil, false
+	}
+}
+
+// ReadSubscription is a cached read of one subscription: the same answer as GetSubscription
+// (a deleted subscription yields an error matching ErrNotFound), served when possible from
+// one listing of the account shared by every read of the account in this Client. The first
+// read of an account lists it page by page (Config.ListPageSize); later reads use that
+// listing until a write through this Client to the account or until Config.ListCacheTTL has
+// passed. An ID the listing does not hold, and every read after a failed listing, is read
+// with GetSubscription. See subscription_cache.go for the design.
+func (c *Client) ReadSubscription(ctx context.Context, accountID, id string) (*Subscription, error) {
+	account, err := c.account(accountID)
+	if err != nil || id == "" || c.cfg.ListCacheTTL < 0 {
+		return c.GetSubscription(ctx, accountID, id)
+	}
+	if subs, ok := c.listing(ctx, account); ok {
+		if s, found := subs[listingKey(id)]; found {
+			return &s, nil
+		}
+	}
+	return c.GetSubscription(ctx, account, id)
+}
+
+// listing returns the account's listing, listing the account unless a usable listing
+// exists, and false when reads must go to single GETs.
+func (c *Client) listing(ctx context.Context, account string) (map[string]Subscription, bool) {
+	ttl := c.cfg.ListCacheTTL
+	for i := 0; ; i++ {
+		subs, gen, state := c.listings.lookup(account, c.now(), ttl)
+		switch state {
+		case listingHit:
+			return subs, true
+		case listingFailed:
+			return nil, false
+		}
+		ch := c.listings.group.DoChan(account+"\x00"+strconv.FormatUint(gen, 10), func() (any, error) {
+			// A listing may have been stored since lookup (by a flight that has just ended).
+			switch subs, _, state := c.listings.lookup(account, c.now(), ttl); state {
+			case listingHit:
+				return subs, nil
+			case listingFailed:
+				return nil, errListingFailed
+			}
+			return c.listAccount(ctx, account, gen)
+		})
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case r := <-ch:
+			if r.Err == nil {
+				return r.Val.(map[string]Subscription), true
+			}
+			// A flight started by another reader may have ended with that reader's context:
+			// start one with ours.
+			if ctx.Err() == nil && isContextError(r.Err) && i+1 < tokenFlightRetries {
+				continue
+			}
+			return nil, false
+		}
+	}
+}
+
+// listAccount lists the account for generation gen and stores the result.
+func (c *Client) listAccount(ctx context.Context, account string, gen uint64) (map[string]Subscription, error) {
+	start := c.now()
+	list, err := c.ListSubscriptions(ctx, account, ListOptions{PageSize: c.cfg.ListPageSize})
+	if err != nil {
+		// A cancelled caller says nothing about the service: the next read lists again.
+		if !isContextError(err) {
+			c.listings.fail(account, gen, start)
+		}
+		tflog.Debug(ctx, "Listing the account's subscriptions failed; reading subscriptions one by one",
+			map[string]any{"account_id": account, "error": err.Error()})
+		return nil, err
+	}
+	subs := make(map[string]Subscription, len(list))
+	for _, s := range list {
+		if s.ID != "" {
+			subs[listingKey(s.ID)] = s
+		}
+	}
+	stored := c.listings.store(account, gen, subs, start)
+	tflog.Debug(ctx, "Listed the account's subscriptions to serve reads",
+		map[string]any{"account_id": account, "subscriptions": len(subs), "cached": stored})
+	return subs, nil
+}
