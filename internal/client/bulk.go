@@ -62,7 +62,7 @@ func (c *Client) bulk(ctx context.Context, op, accountID string, in any) ([]Oper
 	}
 	statuses, err := decodeOperationStatuses(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", op, err)
+		return nil, decodeErr(op, err)
 	}
 	return statuses, nil
 }

@@ -83,7 +83,7 @@ func (c *Client) listCatalogue(ctx context.Context, cat catalogue) ([]CatalogueE
 	}
 	entries, err := decodeCatalogue(resp.body, cat)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", cat.operation, err)
+		return nil, decodeErr(cat.operation, err)
 	}
 	return entries, nil
 }

@@ -47,12 +47,16 @@ func idempotent(method string) bool {
 }
 
 // retryPolicy decides what to retry. GET, PUT and DELETE: 429, 502, 503, 504 and transport
-// errors. POST and PATCH: only 429, and connections that failed before the request was sent.
-// Never other 4xx, never 500, never once the caller's context is done.
+// errors. POST and PATCH: 429, 503 with a Retry-After header (the service declining the request
+// for now, which is how the platform signals its rate limit), and connections that failed
+// before the request was sent. Never other 4xx, never 500, never once the caller's context is
+// done. An answer that needs no retry is handed back even when the context is done: the
+// answer of a create that the caller cancelled while it was in flight (see transport) is
+// how the caller learns what the service created.
 func retryPolicy(method string) retryablehttp.CheckRetry {
 	safe := idempotent(method)
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if ctxErr := ctx.Err(); ctxErr != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && (err != nil || retryableStatus(resp, safe)) {
 			return false, ctxErr
 		}
 		if err != nil {
@@ -61,14 +65,22 @@ func retryPolicy(method string) retryablehttp.CheckRetry {
 			}
 			return safe || notSent(err), nil
 		}
-		switch resp.StatusCode {
-		case http.StatusTooManyRequests:
-			return true, nil
-		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return safe, nil
-		}
-		return false, nil
+		return retryableStatus(resp, safe), nil
 	}
+}
+
+// retryableStatus reports whether an answer is worth another attempt; safe tells whether the
+// method may be repeated after the service may have acted on it.
+func retryableStatus(resp *http.Response, safe bool) bool {
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+		return true
+	case http.StatusServiceUnavailable:
+		return safe || strings.TrimSpace(resp.Header.Get("Retry-After")) != ""
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
+		return safe
+	}
+	return false
 }
 
 // retryableTransportError rules out errors that another attempt cannot fix.

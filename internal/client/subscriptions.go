@@ -183,7 +183,7 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 	}
 	w, err := decodeSubscriptionWrapper(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", opListSubscriptions, err)
+		return nil, decodeErr(opListSubscriptions, err)
 	}
 	return w.page(pageNumber, pageSize), nil
 }
@@ -265,7 +265,7 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	}
 	w, err := decodeSubscriptionWrapper(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", op, err)
+		return nil, decodeErr(op, err)
 	}
 	return w.list(), nil
 }
@@ -309,7 +309,7 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	}
 	s, err := decodeSingleSubscription(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", opReadSubscription, err)
+		return nil, decodeErr(opReadSubscription, err)
 	}
 	return s, nil
 }
@@ -336,7 +336,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 	}
 	s, err := decodeSingleSubscription(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", opUpdateSubscription, err)
+		return nil, decodeErr(opUpdateSubscription, err)
 	}
 	return s, nil
 }

@@ -159,7 +159,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 	token, err := parseTokenBody(resp.body)
 	if err != nil {
 		// The body is not quoted: it might hold a credential.
-		return "", fmt.Errorf("could not decode response of %s: %w", opGenerateJWT, err)
+		return "", decodeErr(opGenerateJWT, err)
 	}
 	fetchedAt := c.now()
 	expiresAt, lifetime := tokenExpiry(token, fetchedAt)

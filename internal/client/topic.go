@@ -58,7 +58,7 @@ func (c *Client) CreateEventStreamTopic(ctx context.Context, accountID string, i
 	}
 	res, err := decodeTopicResult(resp.body)
 	if err != nil {
-		return nil, fmt.Errorf("could not decode response of %s: %w", opCreateTopic, err)
+		return nil, decodeErr(opCreateTopic, err)
 	}
 	return res, nil
 }

@@ -27,13 +27,18 @@ func withCallInfo(ctx context.Context, operation string) (context.Context, *call
 }
 
 // transport is the Client's http.RoundTripper: before each attempt it waits for the rate
-// limiter, then bounds the attempt with the per-attempt timeout, and logs it at DEBUG
-// (method, path, status, duration, attempt; never a header).
+// limiter, then bounds the attempt with the per-attempt timeout (a create or bulk call, once
+// sent, with that timeout only: see RoundTrip), and logs it at DEBUG (method, path, status,
+// duration, attempt; never a header).
 type transport struct {
 	base    http.RoundTripper
 	limiter *rate.Limiter
 	timeout time.Duration
 }
+
+// maxDetachedAttempt bounds an attempt of a create or bulk call, which the caller's
+// cancellation does not abort once sent, when no per-attempt timeout is configured.
+const maxDetachedAttempt = 2 * time.Minute
 
 // rateLimitError is returned when the limiter cannot grant a slot before the context's
 // deadline. It matches context.DeadlineExceeded and is never retried.
@@ -61,16 +66,36 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, &rateLimitError{err: err}
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Cancelled before anything was sent (the attempt below may outlive a cancellation).
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, err
+	}
 	attempt := 1
 	operation := ""
 	if info, ok := ctx.Value(callInfoKey{}).(*callInfo); ok {
 		attempt = int(info.attempts.Add(1))
 		operation = info.operation
 	}
+	attemptCtx, timeout := ctx, t.timeout
+	if !idempotent(req.Method) {
+		// The service may carry out a create or a bulk change as soon as it has the request,
+		// whatever the caller does next. So once the request goes out, the caller's
+		// cancellation (Ctrl-C) no longer aborts it: its answer, with the IDs of what it
+		// created, still reaches the caller and the state. The wait for the limiter above,
+		// the JWT fetch and the back-off between attempts still end with the cancellation.
+		attemptCtx = context.WithoutCancel(ctx)
+		if timeout <= 0 {
+			timeout = maxDetachedAttempt
+		}
+	}
 	var cancel context.CancelFunc
-	if t.timeout > 0 {
-		var attemptCtx context.Context
-		attemptCtx, cancel = context.WithTimeout(ctx, t.timeout)
+	if timeout > 0 {
+		attemptCtx, cancel = context.WithTimeout(attemptCtx, timeout)
+	}
+	if attemptCtx != ctx {
 		req = req.WithContext(attemptCtx)
 	}
 	start := time.Now()

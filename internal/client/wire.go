@@ -276,7 +276,7 @@ func (w *wireSubscriptionWrapper) single() (*Subscription, error) {
 	case w.wireSubscription.present():
 		s := w.wireSubscription.toSubscription()
 		return &s, nil
-	case len(w.Subscriptions) == 1:
+	case len(w.Subscriptions) == 1 && w.Subscriptions[0].present():
 		s := w.Subscriptions[0].toSubscription()
 		return &s, nil
 	}

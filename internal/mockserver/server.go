@@ -152,7 +152,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	m, found := matchRoute(r.URL.EscapedPath())
 	rec := &statusRecorder{ResponseWriter: w}
-	defer func() { s.record(r.Method, m.route, r.URL.Path, rec.status, start) }()
+	recorded := false
+	defer func() {
+		if !recorded {
+			s.record(r.Method, m.route, r.URL.Path, rec.status, start)
+		}
+	}()
 
 	s.mu.Lock()
 	latency := s.latency
@@ -162,6 +167,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if f, ok := s.takeFault(r.Method, m.route); ok {
+		if f.Drop {
+			// The client sees the closed connection at once and may retry, and a test may
+			// read the counters, before this handler returns: record the request first.
+			s.record(r.Method, m.route, r.URL.Path, 0, start)
+			recorded = true
+		}
 		s.serveFault(rec, r, f)
 		return
 	}

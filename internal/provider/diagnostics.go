@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
@@ -28,6 +30,16 @@ func clientErrorDetail(err error) string {
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
 			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (EVENTNOTIFY_REQUEST_TIMEOUT) or try again."
+		case untrustedCertificate(err):
+			return err.Error() + "\n\nThe service's TLS certificate could not be verified, so no request (and no credential) " +
+				"was sent. The provider always verifies certificates. Check that base_url and auth_url (EVENTNOTIFY_BASE_URL, " +
+				"EVENTNOTIFY_AUTH_URL) name the service itself; if it uses a private certificate authority, add that " +
+				"authority to the system's trust store (on Linux, SSL_CERT_FILE or SSL_CERT_DIR can point to it)."
+		case errors.Is(err, client.ErrMalformedResponse):
+			return err.Error() + "\n\nThe service answered with success, but not in the format the provider reads; a proxy " +
+				"or gateway in front of the service can cause this. A create, update or delete may have taken effect: " +
+				"check the account's subscriptions (data source eventnotify_subscriptions) before applying again, and " +
+				"import a subscription that exists but is not in state."
 		}
 		return err.Error() + "\n\nCheck that base_url and auth_url (EVENTNOTIFY_BASE_URL, EVENTNOTIFY_AUTH_URL) reach the service, then try again."
 	}
@@ -45,14 +57,14 @@ func clientErrorDetail(err error) string {
 	if apiErr.ErrorID != "" {
 		fmt.Fprintf(&b, "\n\nError ID: %s (quote it when you contact support).", apiErr.ErrorID)
 	}
-	if hint := statusHint(apiErr.StatusCode); hint != "" {
+	if hint := statusHint(apiErr.StatusCode, apiErr.ErrorID != ""); hint != "" {
 		b.WriteString("\n\n" + hint)
 	}
 	return b.String()
 }
 
 // statusHint says what a user can do about a status.
-func statusHint(status int) string {
+func statusHint(status int, hasErrorID bool) string {
 	switch {
 	case status == http.StatusBadRequest:
 		return "The service rejected the request; correct the values the messages name and apply again."
@@ -67,8 +79,22 @@ func statusHint(status int) string {
 		return "The object does not exist (any more). Check the id and account."
 	case status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable:
 		return "The service is limiting requests. Lower max_requests_per_second or -parallelism, raise max_retries, and try again."
-	case status >= 500:
+	case status >= 500 && hasErrorID:
 		return "The service failed. Try again later; if it persists, contact support with the error ID."
+	case status >= 500:
+		return "The service failed. Try again later; if it persists, contact support."
 	}
 	return ""
+}
+
+// untrustedCertificate reports a TLS certificate that failed verification.
+func untrustedCertificate(err error) bool {
+	var (
+		verification     *tls.CertificateVerificationError
+		unknownAuthority x509.UnknownAuthorityError
+		hostname         x509.HostnameError
+		invalid          x509.CertificateInvalidError
+	)
+	return errors.As(err, &verification) || errors.As(err, &unknownAuthority) ||
+		errors.As(err, &hostname) || errors.As(err, &invalid)
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"strconv"
@@ -216,7 +217,7 @@ func (r *settingsResolver) float(v types.Float64, name, env string, def float64)
 		return def
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || f < 0 || f != f {
+	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 		r.invalid(name, env, fmt.Sprintf("%s=%q is not a number of 0 or more (0 turns the limit off).", env, s))
 		return def
 	}
@@ -251,18 +252,28 @@ func origin(fromEnv bool, env string) string {
 	return ""
 }
 
-// checkHTTPURL accepts absolute http and https URLs without query or fragment.
+// checkHTTPURL accepts absolute http and https URLs without credentials, query
+// or fragment. A URL with credentials is quoted without them.
 func checkHTTPURL(s string) error {
 	u, err := url.Parse(strings.TrimSpace(s))
-	switch {
-	case err != nil:
+	if err != nil {
 		return fmt.Errorf("%q is not a valid URL", s)
+	}
+	shown := s
+	if u.User != nil {
+		bare := *u
+		bare.User = nil
+		shown = bare.String()
+	}
+	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("%q must start with http:// or https://", s)
+		return fmt.Errorf("%q must start with http:// or https://", shown)
 	case u.Host == "":
-		return fmt.Errorf("%q has no host", s)
+		return fmt.Errorf("%q has no host", shown)
+	case u.User != nil:
+		return fmt.Errorf("%q must not carry credentials (user:password@); set username with password or api_token instead", shown)
 	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("%q must not have a query or fragment", s)
+		return fmt.Errorf("%q must not have a query or fragment", shown)
 	case s != strings.TrimSpace(s):
 		return fmt.Errorf("%q has leading or trailing white space", s)
 	}

@@ -59,7 +59,7 @@ func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaReques
 					"Changing it replaces the subscription.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{notBlank(), printable()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"event_name": schema.StringAttribute{
@@ -67,7 +67,7 @@ func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaReques
 					"Compared without regard to case: the service's own spellings (`Atom.Status`, `ATOM.STATUS`) cause no diff.",
 				Required:   true,
 				CustomType: eventNameType{},
-				Validators: []validator.String{notBlank(), stringvalidator.LengthAtMost(256)},
+				Validators: []validator.String{notBlank(), printable(), stringvalidator.LengthAtMost(256)},
 			},
 			"destination_type": schema.StringAttribute{
 				MarkdownDescription: "Where notifications go: `EVENT_STREAMS` or `EMAIL`. The service delivers to " +
@@ -83,17 +83,17 @@ func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaReques
 			"event_streams_environment_id": schema.StringAttribute{
 				MarkdownDescription: "Event streams environment id, for `EVENT_STREAMS` destinations.",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{notBlank(), printable()},
 			},
 			"event_streams_environment_name": schema.StringAttribute{
 				MarkdownDescription: "Event streams environment name, for `EVENT_STREAMS` destinations.",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{notBlank(), printable()},
 			},
 			"event_streams_topic": schema.StringAttribute{
 				MarkdownDescription: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations.",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{notBlank(), printable()},
 			},
 			"enabled": schema.BoolAttribute{
 				MarkdownDescription: "Whether the subscription is active. Default `true`.",
@@ -151,11 +151,7 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
-	var configured types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("account_id"), &configured)...)
-	if configured.IsNull() {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("account_id"), r.data.accountID)...)
-	}
+	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 }
 
 // Create creates the subscription through operation 3 with a one-item list.
@@ -179,6 +175,13 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 				"was meant, or apply again.", account, len(created)))
 		return
 	}
+	if created[0].ID == "" {
+		resp.Diagnostics.AddError("Unexpected create response",
+			fmt.Sprintf("The service answered a request to create a subscription in account %q without the new "+
+				"subscription's id, so Terraform cannot track it. The subscription may exist: check the account's "+
+				"subscriptions (data source eventnotify_subscriptions) and import it before applying again.", account))
+		return
+	}
 	state := subscriptionFromAPI(account, &created[0])
 	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -194,7 +197,7 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	account, id := state.AccountID.ValueString(), state.ID.ValueString()
 
-	sub, err := r.data.client.GetSubscription(ctx, account, id)
+	sub, err := r.data.client.ReadSubscription(ctx, account, id)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Subscription not found; removing it from state", map[string]any{"subscription_id": id, "account_id": account})
 		resp.State.RemoveResource(ctx)

@@ -1,0 +1,617 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// Fault tests: the provider keeps working through the faults a service it
+// does not control can show (the mock's fault injection), and never loses
+// track of what it created. Retry waits are the client's defaults (1s..30s)
+// or the service's Retry-After, so the faults below are few, or carry a
+// Retry-After of one second, to keep each test within a few seconds.
+//
+// Drift between two plans (one subscription deleted, one changed outside
+// Terraform) is TestAccSubscriptionResource_drift.
+
+// manyConfig renders n subscriptions with count, each on its own topic.
+func manyConfig(n int) string {
+	return fmt.Sprintf(`
+resource "eventnotify_subscription" "many" {
+  count               = %d
+  event_name          = "ATOM.STATUS"
+  destination_type    = "EVENT_STREAMS"
+  log_level           = "ERROR"
+  event_streams_topic = "topic-${count.index}"
+}
+`, n)
+}
+
+// providerBlockRetries is providerBlock with max_retries set to n.
+func (m *testMock) providerBlockRetries(n int, extra ...string) string {
+	return strings.Replace(m.providerBlock(extra...), "max_retries             = 2",
+		fmt.Sprintf("max_retries             = %d", n), 1)
+}
+
+// statusCount counts the requests of the mock's log that matched method and
+// route ("" matches any) and were answered with status (0: no answer).
+func (m *testMock) statusCount(method, route string, status int) int {
+	n := 0
+	for _, r := range m.Requests() {
+		if (method == "" || r.Method == method) && (route == "" || r.Route == route) && r.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// mockIDs returns the ids of the account's subscriptions in the mock, sorted.
+func (m *testMock) mockIDs(account string) []string {
+	var ids []string
+	for _, s := range m.Subscriptions(account) {
+		ids = append(ids, s.SubscriptionID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// stateIDs returns the ids of the subscriptions in state, sorted.
+func stateIDs(s *terraform.State) []string {
+	var ids []string
+	for _, r := range s.RootModule().Resources {
+		if r.Type == "eventnotify_subscription" {
+			ids = append(ids, r.Primary.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// checkStateMatchesMock asserts that state and the mock hold the same n
+// subscriptions: none lost, none duplicated, none orphaned.
+func (m *testMock) checkStateMatchesMock(n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		inState, inMock := stateIDs(s), m.mockIDs(testAccount)
+		if len(inMock) != n || !slices.Equal(inState, inMock) {
+			return fmt.Errorf("state holds %d subscriptions %v, the mock %d %v; want the same %d",
+				len(inState), inState, len(inMock), inMock, n)
+		}
+		return nil
+	}
+}
+
+// TestAccFault_throttled429 answers 30% of all requests with 429 and a
+// Retry-After of one second: an apply of 20 subscriptions, its refresh and its
+// destroy all succeed, and the mock holds exactly the 20 in state.
+func TestAccFault_throttled429(t *testing.T) {
+	m := newTestMock(t)
+	m.InjectFault(mockserver.Fault{Status: http.StatusTooManyRequests, Ratio: 0.3, RetryAfter: time.Second})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{{
+			Config: m.providerBlockRetries(5) + manyConfig(20),
+			Check: resource.ComposeTestCheckFunc(
+				m.checkStateMatchesMock(20),
+				func(*terraform.State) error {
+					if n := m.statusCount(http.MethodPost, mockserver.RouteSubscriptions, http.StatusTooManyRequests); n == 0 {
+						return fmt.Errorf("no create was answered with 429: the fault did not fire")
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+// TestAccFault_readErrors answers reads of the subscriptions (the listing a
+// refresh reads them with) with 502, 503, 504 and dropped connections: refresh
+// and plan succeed and find nothing to change.
+func TestAccFault_readErrors(t *testing.T) {
+	m := newTestMock(t)
+	inject := func(faults ...mockserver.Fault) func() {
+		return func() {
+			m.ResetCounters()
+			for _, f := range faults {
+				f.Method, f.Route, f.Count = http.MethodGet, mockserver.RouteSubscriptions, 1
+				m.InjectFault(f)
+			}
+		}
+	}
+	sawEach := func(statuses ...int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			for _, status := range statuses {
+				if m.statusCount(http.MethodGet, mockserver.RouteSubscriptions, status) == 0 {
+					return fmt.Errorf("no read was answered with status %d (0: dropped): the fault did not fire", status)
+				}
+			}
+			return nil
+		}
+	}
+	config := m.providerBlockRetries(4) + manyConfig(3)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: m.checkStateMatchesMock(3)},
+			{
+				// A dropped connection first: the retry after it waits the
+				// client's 1s minimum back-off; the statuses carry Retry-After.
+				PreConfig: inject(
+					mockserver.Fault{Drop: true},
+					mockserver.Fault{Status: http.StatusBadGateway, RetryAfter: time.Second},
+				),
+				RefreshState: true,
+				Check:        resource.ComposeTestCheckFunc(sawEach(0, http.StatusBadGateway), m.checkStateMatchesMock(3)),
+			},
+			{
+				PreConfig: inject(
+					mockserver.Fault{Status: http.StatusServiceUnavailable, RetryAfter: time.Second},
+					mockserver.Fault{Status: http.StatusGatewayTimeout, RetryAfter: time.Second},
+				),
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+				Check: resource.ComposeTestCheckFunc(sawEach(http.StatusServiceUnavailable, http.StatusGatewayTimeout), m.checkStateMatchesMock(3)),
+			},
+		},
+	})
+}
+
+// countActions is a plan check that counts the planned actions on the
+// subscriptions.
+type countActions struct{ creates, noops int }
+
+// CheckPlan implements plancheck.PlanCheck.
+func (c countActions) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	creates, noops := 0, 0
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Type != "eventnotify_subscription" {
+			continue
+		}
+		switch {
+		case rc.Change.Actions.Create():
+			creates++
+		case rc.Change.Actions.NoOp():
+			noops++
+		}
+	}
+	if creates != c.creates || noops != c.noops {
+		resp.Error = fmt.Errorf("plan creates %d and keeps %d subscriptions, want %d and %d", creates, noops, c.creates, c.noops)
+	}
+}
+
+// TestAccFault_createServerError answers one of three creates with the
+// service's 500: the apply fails with the service's message and error id, the
+// two others are created and kept in state, the failed one is neither in state
+// nor in the mock (500 is never retried, so no duplicate), and the next apply
+// creates exactly the missing one.
+func TestAccFault_createServerError(t *testing.T) {
+	m := newTestMock(t)
+	const errorID = "5f0c7a2e-93d1-4b8e-a6f4-0d2c9e1b7a35"
+	config := m.providerBlock() + manyConfig(3)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					m.InjectFault(mockserver.Fault{
+						Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Count: 1,
+						Body: `{"error":"Internal server error","messages":["Subscription store unavailable"],` +
+							`"path":"/rest/v1/accounts/acc-test/subscriptions","errorId":"` + errorID + `"}`,
+					})
+				},
+				Config: config,
+				ExpectError: errorPattern("Unable to create subscription", `"create subscriptions" with HTTP 500`,
+					"Subscription store unavailable", "Error ID: "+errorID),
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					countActions{creates: 1, noops: 2},
+				}},
+				Check: resource.ComposeTestCheckFunc(
+					m.checkStateMatchesMock(3),
+					func(*terraform.State) error {
+						if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 4 {
+							return fmt.Errorf("%d create requests, want 4 (3 in the failed apply, 1 in the next)", n)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// chainConfig renders n subscriptions that depend on each other in a chain,
+// so that an apply creates them one after the other at any parallelism.
+func chainConfig(n int) string {
+	var b strings.Builder
+	for i := range n {
+		dependsOn := ""
+		if i > 0 {
+			dependsOn = fmt.Sprintf("depends_on = [eventnotify_subscription.chain%d]", i-1)
+		}
+		fmt.Fprintf(&b, `
+resource "eventnotify_subscription" "chain%d" {
+  event_name          = "ATOM.STATUS"
+  destination_type    = "EVENT_STREAMS"
+  log_level           = "ERROR"
+  event_streams_topic = "chain-%d"
+  %s
+}
+`, i, i, dependsOn)
+	}
+	return b.String()
+}
+
+// TestAccFault_shortJWTLifetime issues JWTs that live 2 seconds and delays
+// every request by 100ms: an apply of 40 chained subscriptions, which spans more
+// than two JWT lifetimes, succeeds (no 401 reaches the user), and the client
+// fetches far fewer JWTs than it sends requests (one per lifetime, not one per
+// request). The client refreshes a token min(30s, 20% of its lifetime) before
+// it expires, which is more than the latency, so the mock's log normally holds
+// no 401 at all; a 401 would be refreshed and repeated once by the client.
+func TestAccFault_shortJWTLifetime(t *testing.T) {
+	const (
+		ttl     = 2 * time.Second
+		latency = 100 * time.Millisecond
+		n       = 40 // at least n × latency = 4s of requests, over 2 × ttl
+	)
+	m := newTestMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				m.SetJWTTTL(ttl)
+				m.SetLatency(latency)
+				m.ResetCounters()
+			},
+			Config: m.providerBlock() + chainConfig(n),
+			Check: func(s *terraform.State) error {
+				m.SetLatency(0)
+				log := m.Requests()
+				span := log[len(log)-1].Time.Sub(log[0].Time)
+				fetches, requests := m.JWTFetches(), len(log)
+				t.Logf("apply of %d chained subscriptions: requests over %s, %d requests, %d JWT fetches, %d answers 401",
+					n, span.Round(time.Millisecond), requests, fetches, m.statusCount("", "", http.StatusUnauthorized))
+				switch {
+				case span < 2*ttl:
+					return fmt.Errorf("the apply's requests span %s, not more than two JWT lifetimes (%s)", span, 2*ttl)
+				case fetches < 2:
+					return fmt.Errorf("%d JWT fetches during requests over %s with %s JWTs: the token was never refreshed", fetches, span, ttl)
+				case fetches*4 > requests:
+					return fmt.Errorf("%d JWT fetches for %d requests: tokens are not reused", fetches, requests)
+				}
+				return m.checkStateMatchesMock(n)(s)
+			},
+		}},
+	})
+}
+
+// TestAccFault_serviceUnavailableEverywhere answers the first request of
+// every route the provider uses with 503 and a Retry-After (how the platform
+// signals its limit), creates, reads, updates and deletes included: every
+// step succeeds.
+func TestAccFault_serviceUnavailableEverywhere(t *testing.T) {
+	m := newTestMock(t)
+	routes := []struct{ method, route string }{
+		{http.MethodGet, mockserver.RouteJWT},
+		{http.MethodPost, mockserver.RouteSubscriptions},
+		{http.MethodGet, mockserver.RouteSubscriptions},
+		{http.MethodGet, mockserver.RouteSubscription},
+		{http.MethodPut, mockserver.RouteSubscription},
+		{http.MethodDelete, mockserver.RouteSubscription},
+		{http.MethodPost, mockserver.RouteTopic},
+		{http.MethodGet, mockserver.RouteLogLevels},
+		{http.MethodGet, mockserver.RouteEvents},
+		{http.MethodGet, mockserver.RouteDestinationTypes},
+	}
+	for _, r := range routes {
+		m.InjectFault(mockserver.Fault{Method: r.method, Route: r.route, Status: http.StatusServiceUnavailable, Count: 1, RetryAfter: time.Second})
+	}
+	config := func(logLevel string) string {
+		return m.providerBlock() + subscriptionConfig(`event_name = "ATOM.STATUS"`, `destination_type = "EVENT_STREAMS"`, `log_level = "`+logLevel+`"`) +
+			topicConfig(topicArgs...) + `
+data "eventnotify_subscription" "one" {
+  id = eventnotify_subscription.test.id
+}
+data "eventnotify_log_levels" "all" {}
+data "eventnotify_events" "all" {}
+data "eventnotify_destination_types" "all" {}
+`
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			for _, r := range routes {
+				if m.statusCount(r.method, r.route, http.StatusServiceUnavailable) != 1 {
+					return fmt.Errorf("%s %s was not answered 503 once: the fault did not fire", r.method, r.route)
+				}
+			}
+			return m.checkMockEmpty()(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: config("ERROR"), Check: m.checkMockHolds(testAccount, 1)},
+			{Config: config("INFO"), Check: m.checkMockHolds(testAccount, 1)},
+		},
+	})
+}
+
+// TestAccFault_malformedResponses answers with bodies a proxy or a broken
+// service could send: each gives a diagnostic that says what was wrong, never
+// a panic (the provider runs in this test process: a panic would end it), and
+// nothing reaches state.
+func TestAccFault_malformedResponses(t *testing.T) {
+	const html = `<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>`
+	create := subscriptionConfig(minimalArgs...)
+	readOne := `data "eventnotify_subscription" "one" { id = "3fa85f64-5717-4562-b3fc-2c963f66afa6" }`
+	cases := []struct {
+		name   string
+		fault  mockserver.Fault
+		config func(m *testMock) string
+		expect *regexp.Regexp
+	}{
+		{
+			name:   "HTML 502 on create (not retried)",
+			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusBadGateway, Body: html, ContentType: "text/html"},
+			config: func(m *testMock) string { return m.providerBlock() + create },
+			expect: errorPattern("Unable to create subscription", "HTTP 502 Bad Gateway", "not the service's JSON error format", "<h1>502 Bad Gateway</h1>"),
+		},
+		{
+			name: "HTML 502 on read, retries exhausted",
+			fault: mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteLogLevels, Status: http.StatusBadGateway,
+				Body: html, ContentType: "text/html", RetryAfter: time.Second},
+			config: func(m *testMock) string { return m.providerBlockRetries(1) + `data "eventnotify_log_levels" "all" {}` },
+			expect: errorPattern("Unable to read the log level catalogue", "HTTP 502 Bad Gateway", "not the service's JSON error format",
+				"<h1>502 Bad Gateway</h1>", "Try again later"),
+		},
+		{
+			name:   "truncated JSON on create",
+			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusOK, Body: `{"subscriptions":[{"subscriptionId":"3fa85f64-5717-45`},
+			config: func(m *testMock) string { return m.providerBlock() + create },
+			expect: errorPattern("Unable to create subscription", "could not decode response of create subscriptions",
+				"the body is not valid JSON: unexpected end of JSON input", "may have taken effect"),
+		},
+		{
+			name:   "wrong type in a field on create",
+			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusOK, Body: `{"subscriptions":[{"subscriptionId":42,"eventName":"ATOM.STATUS"}]}`},
+			config: func(m *testMock) string { return m.providerBlock() + create },
+			expect: errorPattern("Unable to create subscription", "could not decode response of create subscriptions",
+				`the member "subscriptions.subscriptionId" holds a JSON number where a string is expected`, "may have taken effect"),
+		},
+		{
+			name:   "wrong type in a field on read",
+			fault:  mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteLogLevels, Status: http.StatusOK, Body: `{"logLevels":[{"name":7}]}`},
+			config: func(m *testMock) string { return m.providerBlock() + `data "eventnotify_log_levels" "all" {}` },
+			expect: errorPattern("Unable to read the log level catalogue", "could not decode response of list log levels", "record 0", "has no name"),
+		},
+		{
+			name:   "empty body on 200 create",
+			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusOK, Body: " "},
+			config: func(m *testMock) string { return m.providerBlock() + create },
+			expect: errorPattern("Unexpected create response", "with 0 subscriptions"),
+		},
+		{
+			// Regression: the subscription went to state with an empty id and
+			// "inconsistent result" errors, and could not be destroyed.
+			name:   "create answer without an id",
+			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusCreated, Body: `{"subscriptions":[{"eventName":"ATOM.STATUS"}]}`},
+			config: func(m *testMock) string { return m.providerBlock() + create },
+			expect: errorPattern("Unexpected create response", "without the new subscription's id", "import it before applying again"),
+		},
+		{
+			name:   "read answer without a subscription",
+			fault:  mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscription, Status: http.StatusOK, Body: `{"subscriptions":[{}]}`},
+			config: func(m *testMock) string { return m.providerBlock() + readOne },
+			expect: errorPattern("Unable to read subscription", "could not decode response of read subscription", "the response carries no subscription"),
+		},
+		{
+			name:   "empty body on 200 read",
+			fault:  mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscription, Status: http.StatusOK, Body: " "},
+			config: func(m *testMock) string { return m.providerBlock() + readOne },
+			expect: errorPattern("Unable to read subscription", "could not decode response of read subscription", "the response body is empty"),
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestMock(t)
+			m.InjectFault(tc.fault)
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				CheckDestroy:             m.checkMockEmpty(),
+				Steps: []resource.TestStep{{
+					Config:      tc.config(m),
+					ExpectError: tc.expect,
+				}},
+			})
+		})
+	}
+}
+
+// TestAccInterrupt_apply interrupts `terraform apply` of 20 subscriptions, as
+// Ctrl-C does (SIGINT to the process group, provider plugin included), while
+// the fifth create is in flight: nothing panics, and the state holds exactly
+// the subscriptions the mock holds (the provider cancels the calls in flight,
+// and the service acts on none of them). The next apply creates the rest.
+func TestAccInterrupt_apply(t *testing.T) {
+	const n = 20
+	m := newTestMock(t)
+	// The fifth create to arrive, still inside the mock's latency, is the
+	// moment to interrupt.
+	inFlight := make(chan struct{})
+	var creates atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && creates.Add(1) == 5 {
+			close(inFlight)
+		}
+		m.ServeHTTP(rw, r)
+	}))
+	t.Cleanup(ts.Close)
+	w := newCLIWorkspace(t, &testMock{Server: m.Server, URL: ts.URL})
+	w.write("main.tf", requiredProviders+manyConfig(n))
+	m.SetLatency(500 * time.Millisecond)
+
+	cmd := exec.Command(w.tf, "-chdir="+w.dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=2")
+	cmd.Env = w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	killGroup := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+
+	select {
+	case <-inFlight:
+	case err := <-done:
+		t.Fatalf("apply ended (%v) before it could be interrupted:\n%s", err, out.String())
+	case <-time.After(time.Minute):
+		killGroup()
+		<-done
+		t.Fatalf("the mock saw no fifth create within a minute:\n%s", out.String())
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var exitErr error
+	select {
+	case exitErr = <-done:
+	case <-time.After(time.Minute):
+		killGroup()
+		<-done
+		t.Fatalf("apply did not stop within a minute of SIGINT:\n%s", out.String())
+	}
+	output := out.String()
+	t.Logf("the interrupted apply exited with %v", exitErr)
+	if strings.Contains(strings.ToLower(output), "panic") {
+		t.Fatalf("the interrupted apply panicked:\n%s", output)
+	}
+	if !strings.Contains(output, "Interrupt received") {
+		t.Errorf("terraform did not report the interrupt:\n%s", output)
+	}
+
+	m.SetLatency(0)
+	inMock := m.mockIDs(testAccount)
+	inState := w.stateSubscriptionIDs()
+	if !slices.Equal(inState, inMock) {
+		t.Fatalf("after the interrupt, state holds %d subscriptions %v and the mock %d %v\n%s",
+			len(inState), inState, len(inMock), inMock, output)
+	}
+	if len(inMock) == 0 || len(inMock) == n {
+		t.Fatalf("the interrupt left %d of %d subscriptions: not mid-way", len(inMock), n)
+	}
+	t.Logf("the interrupt left %d of %d subscriptions, in state and in the mock alike", len(inMock), n)
+
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("plan after the second apply is not empty (exit %d):\n%s", code, out)
+	}
+	if ids := m.mockIDs(testAccount); len(ids) != n || !slices.Equal(w.stateSubscriptionIDs(), ids) {
+		t.Fatalf("after the second apply the mock holds %d subscriptions, state %d; want %d in both", len(ids), len(w.stateSubscriptionIDs()), n)
+	}
+}
+
+// stateSubscriptionIDs returns the ids of the subscriptions in the working
+// directory's state file, sorted.
+func (w *cliWorkspace) stateSubscriptionIDs() []string {
+	w.t.Helper()
+	var state struct {
+		Resources []struct {
+			Mode      string `json:"mode"`
+			Type      string `json:"type"`
+			Instances []struct {
+				Attributes struct {
+					ID string `json:"id"`
+				} `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	body, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
+	if err != nil {
+		w.t.Fatalf("reading the state: %v", err)
+	}
+	if err := json.Unmarshal(body, &state); err != nil {
+		w.t.Fatalf("decoding the state: %v", err)
+	}
+	var ids []string
+	for _, r := range state.Resources {
+		if r.Mode == "managed" && r.Type == "eventnotify_subscription" {
+			for _, in := range r.Instances {
+				ids = append(ids, in.Attributes.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestAccRateLimit_apply applies 30 subscriptions at -parallelism=10 with
+// max_requests_per_second = 5, and checks the mock's own arrival times: no
+// one-second window holds more than 6 requests. The client's limiter is a
+// token bucket of rate 5/s and burst 1 (limiterBurst), so any interval of T
+// seconds releases at most 1 + 5·T requests: 6 in a closed one-second window,
+// 5 in a half-open one when the releases are exactly 200ms apart. The mock
+// stamps arrivals, which lag the releases by a varying few milliseconds, so
+// the exact bound is 6 (rate plus burst). Without the limit, the apply sends
+// its 31 requests within about a second.
+func TestAccRateLimit_apply(t *testing.T) {
+	const (
+		n     = 30
+		rps   = 5
+		burst = 1
+	)
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.write("main.tf", requiredProviders+fmt.Sprintf("provider \"eventnotify\" {\n  max_requests_per_second = %d\n}\n", rps)+manyConfig(n))
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
+
+	times := make([]time.Time, 0, n+1)
+	for _, r := range m.Requests() {
+		times = append(times, r.Time)
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	busiest, at := 0, 0
+	for i := range times {
+		j := i
+		for j < len(times) && times[j].Sub(times[i]) < time.Second {
+			j++
+		}
+		if j-i > busiest {
+			busiest, at = j-i, i
+		}
+	}
+	span := times[len(times)-1].Sub(times[0])
+	t.Logf("%d requests over %s; the busiest one-second window holds %d (bound %d)", len(times), span.Round(time.Millisecond), busiest, rps+burst)
+	if busiest > rps+burst {
+		t.Errorf("the one-second window from %s holds %d requests, over max_requests_per_second = %d plus the burst of %d",
+			times[at].Format("15:04:05.000"), busiest, rps, burst)
+	}
+	if ids := m.mockIDs(testAccount); len(ids) != n || !slices.Equal(w.stateSubscriptionIDs(), ids) {
+		t.Errorf("the mock holds %d subscriptions, want the %d in state", len(ids), n)
+	}
+}
