@@ -126,7 +126,7 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a request is retried, with exponential backoff, after a "+
-					"transient failure (429, 502, 503, 504, network errors; creates only where the service cannot have acted). "+
+					"transient failure (429, 502, 503, 504, network errors; creates only on 429, a 503 with Retry-After, or a connection that failed before sending). "+
 					"Default `%d`. Environment variable: `%s`.", defaultMaxRetries, envMaxRetries),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 100)},
@@ -185,6 +185,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 func (p *EventNotifyProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewSubscriptionResource,
+		NewEventStreamsTopicResource,
 	}
 }
 
