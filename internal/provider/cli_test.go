@@ -17,29 +17,40 @@ import (
 // hold for_each resources or modules in its state checks, and the examples,
 // the quick start and the guides use both, so they are tested through this.
 
+// providerBuild is one build of the provider binary, made once per test process.
+type providerBuild struct {
+	flags []string // extra go build flags
+	once  sync.Once
+	dir   string
+	err   error
+}
+
 var (
-	providerBinOnce sync.Once
-	providerBinDir  string
-	providerBinErr  error
+	plainProviderBuild = &providerBuild{}
+	raceProviderBuild  = &providerBuild{flags: []string{"-race"}}
 )
 
-// buildProvider builds the provider binary once per test process.
-func buildProvider(t *testing.T) string {
+// buildProvider builds the provider binary once per test process and returns
+// the directory that holds it.
+func buildProvider(t *testing.T) string { return plainProviderBuild.get(t) }
+
+// get builds the binary on first use and returns its directory.
+func (b *providerBuild) get(t *testing.T) string {
 	t.Helper()
-	providerBinOnce.Do(func() {
-		providerBinDir, providerBinErr = os.MkdirTemp("", "eventnotify-provider-bin-")
-		if providerBinErr != nil {
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", "eventnotify-provider-bin-")
+		if b.err != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(providerBinDir, "terraform-provider-eventnotify"), "../..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			providerBinErr = fmt.Errorf("building the provider: %v\n%s", err, out)
+		args := append(append([]string{"build"}, b.flags...), "-o", filepath.Join(b.dir, "terraform-provider-eventnotify"), "../..")
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("building the provider (go %s): %v\n%s", strings.Join(args, " "), err, out)
 		}
 	})
-	if providerBinErr != nil {
-		t.Fatal(providerBinErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return providerBinDir
+	return b.dir
 }
 
 // terraformPath is the terraform binary the acceptance tests use.

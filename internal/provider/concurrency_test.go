@@ -5,40 +5,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
-
-var (
-	raceProviderOnce sync.Once
-	raceProviderDir  string
-	raceProviderErr  error
-)
-
-// buildRaceProvider builds the provider binary with the race detector, once
-// per test process.
-func buildRaceProvider(t *testing.T) string {
-	t.Helper()
-	raceProviderOnce.Do(func() {
-		raceProviderDir, raceProviderErr = os.MkdirTemp("", "eventnotify-provider-race-")
-		if raceProviderErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-race", "-o", filepath.Join(raceProviderDir, "terraform-provider-eventnotify"), "../..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			raceProviderErr = fmt.Errorf("building the provider with -race: %v\n%s", err, out)
-		}
-	})
-	if raceProviderErr != nil {
-		t.Fatal(raceProviderErr)
-	}
-	return raceProviderDir
-}
 
 // TestAccConcurrency_apply100 applies, refreshes and destroys 100
 // subscriptions at -parallelism=32 through the Terraform CLI, with the
@@ -64,7 +36,7 @@ func TestAccConcurrency_apply100(t *testing.T) {
 
 	w := newCLIWorkspace(t, &testMock{Server: m.Server, URL: ts.URL})
 	rc := filepath.Join(t.TempDir(), "race.terraformrc")
-	rcBody := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"eventnotify/eventnotify\" = %q\n  }\n  direct {}\n}\n", buildRaceProvider(t))
+	rcBody := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"eventnotify/eventnotify\" = %q\n  }\n  direct {}\n}\n", raceProviderBuild.get(t))
 	if err := os.WriteFile(rc, []byte(rcBody), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -197,26 +197,7 @@ func TestAccBadInput_subscriptionArguments(t *testing.T) {
 		{"account_id with tab", `account_id = "acc\ttest"`, []string{"account_id", "U+0009"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newTestMock(t)
-			name := strings.Fields(tc.arg)[0]
-			args := []string{tc.arg}
-			for _, a := range minimalArgs {
-				if !strings.HasPrefix(a, name+" ") {
-					args = append(args, a)
-				}
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      m.providerBlock() + subscriptionConfig(args...),
-					ExpectError: errorPattern(tc.expect...),
-				}},
-			})
-			if n := m.Count("", ""); n != 0 {
-				t.Errorf("a bad argument sent %d requests to the service", n)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { testInvalidSubscriptionArg(t, tc.arg, tc.expect...) })
 	}
 }
 

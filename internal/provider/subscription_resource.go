@@ -187,8 +187,11 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Read refreshes the subscription through operation 6; a subscription deleted
-// outside Terraform is removed from state so that it is planned again.
+// Read refreshes the subscription from the client's per-account listing
+// (operation 1, page by page, shared by every Read of the account in this
+// provider instance), falling back to operation 6 for an id the listing does
+// not hold. A subscription deleted outside Terraform (the service's 404) is
+// removed from state so that it is planned again.
 func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state subscriptionModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

@@ -343,25 +343,31 @@ func TestAccSubscriptionResource_invalidValues(t *testing.T) {
 		{"unicode blank topic", "event_streams_topic = \"\u00a0\"", []string{"event_streams_topic", "must not be empty or only white space"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newTestMock(t)
-			args := []string{tc.arg}
-			for _, a := range minimalArgs {
-				if !strings.HasPrefix(a, strings.Fields(tc.arg)[0]+" ") {
-					args = append(args, a)
-				}
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      m.providerBlock() + subscriptionConfig(args...),
-					ExpectError: errorPattern(tc.expect...),
-				}},
-			})
-			if n := m.Count("", ""); n != 0 {
-				t.Errorf("an invalid configuration sent %d requests to the service", n)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { testInvalidSubscriptionArg(t, tc.arg, tc.expect...) })
+	}
+}
+
+// testInvalidSubscriptionArg plans a subscription whose other arguments are
+// minimalArgs with arg in place of its namesake, and checks that the plan fails
+// with expect and that not a single request reached the service.
+func testInvalidSubscriptionArg(t *testing.T, arg string, expect ...string) {
+	t.Helper()
+	m := newTestMock(t)
+	args := []string{arg}
+	for _, a := range minimalArgs {
+		if !strings.HasPrefix(a, strings.Fields(arg)[0]+" ") {
+			args = append(args, a)
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      m.providerBlock() + subscriptionConfig(args...),
+			ExpectError: errorPattern(expect...),
+		}},
+	})
+	if n := m.Count("", ""); n != 0 {
+		t.Errorf("an invalid configuration sent %d requests to the service", n)
 	}
 }
 
