@@ -82,27 +82,27 @@ func (r *EventStreamsTopicResource) Schema(_ context.Context, _ resource.SchemaR
 					"`account_id`. Changing it, or the provider's account when this is not set, replaces the resource.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{notBlank(), printable()},
 				PlanModifiers: replace,
 			},
 			"environment_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the event streams environment the topic is created in " +
 					"(`eventStreamsEnvironmentId`). Changing it replaces the resource.",
 				Required:      true,
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{notBlank(), printable()},
 				PlanModifiers: replace,
 			},
 			"subscription_name": schema.StringAttribute{
 				MarkdownDescription: "Name of the event-streams subscription created on the topic " +
 					"(`eventStreamsSubscriptionName`). Changing it replaces the resource.",
 				Required:      true,
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{notBlank(), printable()},
 				PlanModifiers: replace,
 			},
 			"topic_name": schema.StringAttribute{
 				MarkdownDescription: "Name of the topic (`topicName`). Changing it replaces the resource.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{notBlank(), printable()},
 				PlanModifiers:       replace,
 			},
 			"topic_description": schema.StringAttribute{

@@ -400,27 +400,31 @@ func TestEventStreamsTopicResource_importRefused(t *testing.T) {
 	}
 }
 
-// TestAccEventStreamsTopicResource_blankValues rejects blank values at plan
-// time, naming the attribute, without a single request to the service.
+// TestAccEventStreamsTopicResource_blankValues rejects blank values, and values
+// with control or invisible characters, at plan time, naming the attribute,
+// without a single request to the service.
 func TestAccEventStreamsTopicResource_blankValues(t *testing.T) {
-	cases := []string{
-		`environment_id = ""`,
-		`environment_id = "   "`,
-		`subscription_name = ""`,
-		`subscription_name = "\t"`,
-		`topic_name = ""`,
-		`topic_name = " "`,
-		`account_id = ""`,
+	const blank, invisible = "must not be empty or only white space", "contains the control or invisible character"
+	cases := []struct{ line, expect string }{
+		{`environment_id = ""`, blank},
+		{`environment_id = "   "`, blank},
+		{`subscription_name = ""`, blank},
+		{`subscription_name = "\t"`, blank},
+		{`topic_name = ""`, blank},
+		{`topic_name = " "`, blank},
+		{`account_id = ""`, blank},
+		{`topic_name = "alerts\u200b"`, invisible},
+		{`environment_id = "env\n1"`, invisible},
 	}
-	for _, line := range cases {
-		name := strings.Fields(line)[0]
-		t.Run(line, func(t *testing.T) {
+	for _, tc := range cases {
+		name := strings.Fields(tc.line)[0]
+		t.Run(tc.line, func(t *testing.T) {
 			m := newTestMock(t)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:      m.providerBlock() + topicConfig(withTopicArg(line)...),
-					ExpectError: errorPattern(name, "must not be empty or only white space"),
+					Config:      m.providerBlock() + topicConfig(withTopicArg(tc.line)...),
+					ExpectError: errorPattern(name, tc.expect),
 				}},
 			})
 			if n := m.Count("", ""); n != 0 {
