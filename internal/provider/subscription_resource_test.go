@@ -205,59 +205,51 @@ func TestAccSubscriptionResource_updateInPlace(t *testing.T) {
 	}
 }
 
-// TestAccSubscriptionResource_providerAccountReplaces changes the provider's
-// account under a subscription that does not set account_id: a replacement
-// into the new account, not an update. Regression test: the attribute's
-// RequiresReplace alone planned an in-place update here.
-func TestAccSubscriptionResource_providerAccountReplaces(t *testing.T) {
-	m := newTestMock(t)
-	const other = "acc-provider-2"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
-		CheckDestroy:             m.checkMockEmpty(other),
-		Steps: []resource.TestStep{
-			{
-				Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
-				Check:  m.checkMockHolds(testAccount, 1),
-			},
-			{
-				Config: strings.Replace(m.providerBlock(), `account_id              = "`+testAccount+`"`, `account_id              = "`+other+`"`, 1) +
-					subscriptionConfig(minimalArgs...),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(other)),
-				}},
-				Check: resource.ComposeTestCheckFunc(m.checkMockHolds(testAccount, 0), m.checkMockHolds(other, 1)),
-			},
-		},
-	})
-}
-
 // TestAccSubscriptionResource_accountReplaces moves a subscription to another
-// account, which the service can only do by replacing it.
+// account, which the service can only do by replacing it: once by setting
+// account_id, once by changing the provider's account under a subscription
+// that does not set it. Regression test for the second case: the attribute's
+// RequiresReplace alone planned an in-place update there.
 func TestAccSubscriptionResource_accountReplaces(t *testing.T) {
-	m := newTestMock(t)
-	const other = "acc-other"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
-		CheckDestroy:             m.checkMockEmpty(other),
-		Steps: []resource.TestStep{
-			{
-				Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
-				Check:  m.checkMockHolds(testAccount, 1),
-			},
-			{
-				Config: m.providerBlock() + subscriptionConfig(append([]string{`account_id = "` + other + `"`}, minimalArgs...)...),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(other)),
+	cases := []struct {
+		name  string
+		other string
+		moved func(m *testMock, other string) string
+	}{
+		{"account_id set", "acc-other", func(m *testMock, other string) string {
+			return m.providerBlock() + subscriptionConfig(append([]string{`account_id = "` + other + `"`}, minimalArgs...)...)
+		}},
+		{"provider account changed", "acc-provider-2", func(m *testMock, other string) string {
+			return strings.Replace(m.providerBlock(), `account_id              = "`+testAccount+`"`, `account_id              = "`+other+`"`, 1) +
+				subscriptionConfig(minimalArgs...)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestMock(t)
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				CheckDestroy:             m.checkMockEmpty(tc.other),
+				Steps: []resource.TestStep{
+					{
+						Config: m.providerBlock() + subscriptionConfig(minimalArgs...),
+						Check:  m.checkMockHolds(testAccount, 1),
+					},
+					{
+						Config: tc.moved(m, tc.other),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionDestroyBeforeCreate),
+							plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(tc.other)),
+						}},
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("account_id"), knownvalue.StringExact(tc.other)),
+						},
+						Check: resource.ComposeTestCheckFunc(m.checkMockHolds(testAccount, 0), m.checkMockHolds(tc.other, 1)),
+					},
 				},
-				Check: resource.ComposeTestCheckFunc(m.checkMockHolds(testAccount, 0), m.checkMockHolds(other, 1)),
-			},
-		},
-	})
+			})
+		})
+	}
 }
 
 var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
