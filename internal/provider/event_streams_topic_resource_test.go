@@ -420,16 +420,7 @@ func TestAccEventStreamsTopicResource_blankValues(t *testing.T) {
 		name := strings.Fields(tc.line)[0]
 		t.Run(tc.line, func(t *testing.T) {
 			m := newTestMock(t)
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      m.providerBlock() + topicConfig(withTopicArg(tc.line)...),
-					ExpectError: errorPattern(name, tc.expect),
-				}},
-			})
-			if n := m.Count("", ""); n != 0 {
-				t.Errorf("an invalid configuration sent %d requests to the service", n)
-			}
+			m.expectRejectedWithoutRequests(t, m.providerBlock()+topicConfig(withTopicArg(tc.line)...), errorPattern(name, tc.expect))
 		})
 	}
 }

@@ -156,16 +156,7 @@ func TestAccBadInput_providerArguments(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newTestMock(t)
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      tc.block(m) + subscriptionConfig(minimalArgs...),
-					ExpectError: errorPattern(tc.expect...),
-				}},
-			})
-			if n := m.Count("", ""); n != 0 {
-				t.Errorf("a bad provider block sent %d requests to the service", n)
-			}
+			m.expectRejectedWithoutRequests(t, tc.block(m)+subscriptionConfig(minimalArgs...), errorPattern(tc.expect...))
 		})
 	}
 }

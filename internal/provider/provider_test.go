@@ -99,6 +99,20 @@ provider "eventnotify" {
 `, testAccount, m.URL, m.URL, credentials, strings.Join(extra, "\n  "))
 }
 
+// expectRejectedWithoutRequests runs config, expects it to fail with expect,
+// and checks that not a single request (not even a JWT fetch) reached the mock:
+// what is rejected at plan or configure time must never reach the service.
+func (m *testMock) expectRejectedWithoutRequests(t *testing.T, config string, expect *regexp.Regexp) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps:                    []resource.TestStep{{Config: config, ExpectError: expect}},
+	})
+	if n := m.Count("", ""); n != 0 {
+		t.Errorf("a rejected configuration sent %d requests to the service", n)
+	}
+}
+
 // errorPattern matches a diagnostic that contains the phrases in order,
 // whatever line wrapping Terraform applies between their words.
 func errorPattern(phrases ...string) *regexp.Regexp {
@@ -166,16 +180,7 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      tc.config + "\ndata \"eventnotify_log_levels\" \"all\" {}\n",
-					ExpectError: tc.expect,
-				}},
-			})
-			if n := m.Count("", ""); n != 0 {
-				t.Errorf("an invalid configuration sent %d requests to the service", n)
-			}
+			m.expectRejectedWithoutRequests(t, tc.config+"\ndata \"eventnotify_log_levels\" \"all\" {}\n", tc.expect)
 		})
 	}
 }

@@ -168,17 +168,10 @@ func TestAccSecurity_untrustedCertificate(t *testing.T) {
 	ts := httptest.NewTLSServer(m.Server)
 	t.Cleanup(ts.Close)
 	tlsMock := &testMock{Server: m.Server, URL: ts.URL}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tlsMock.providerBlock() + `data "eventnotify_log_levels" "all" {}`,
-			ExpectError: errorPattern("Unable to read the log level catalogue", "x509: certificate signed by unknown authority",
-				"TLS certificate could not be verified", "no request (and no credential) was sent"),
-		}},
-	})
-	if n := m.Count("", ""); n != 0 {
-		t.Errorf("%d requests reached the service over an unverified connection", n)
-	}
+	// tlsMock shares m's server and counters: nothing may reach it over an unverified connection.
+	tlsMock.expectRejectedWithoutRequests(t, tlsMock.providerBlock()+`data "eventnotify_log_levels" "all" {}`,
+		errorPattern("Unable to read the log level catalogue", "x509: certificate signed by unknown authority",
+			"TLS certificate could not be verified", "no request (and no credential) was sent"))
 }
 
 // TestAccSecurity_rejectedTokens uses pre-issued JWTs the service must refuse:

@@ -351,16 +351,7 @@ func testInvalidSubscriptionArg(t *testing.T, arg string, expect ...string) {
 			args = append(args, a)
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      m.providerBlock() + subscriptionConfig(args...),
-			ExpectError: errorPattern(expect...),
-		}},
-	})
-	if n := m.Count("", ""); n != 0 {
-		t.Errorf("an invalid configuration sent %d requests to the service", n)
-	}
+	m.expectRejectedWithoutRequests(t, m.providerBlock()+subscriptionConfig(args...), errorPattern(expect...))
 }
 
 // TestAccSubscriptionResource_serviceRejects shows the service's 400 messages
