@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -21,7 +22,10 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
-var _ provider.Provider = &EventNotifyProvider{}
+var (
+	_ provider.Provider                       = &EventNotifyProvider{}
+	_ provider.ProviderWithEphemeralResources = &EventNotifyProvider{}
+)
 
 // EventNotifyProvider is the provider implementation.
 type EventNotifyProvider struct {
@@ -178,6 +182,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	data := &providerData{client: c, accountID: settings.AccountID}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+	resp.EphemeralResourceData = data
 	tflog.Info(ctx, "Configured eventnotify client")
 }
 
@@ -197,5 +202,12 @@ func (p *EventNotifyProvider) DataSources(_ context.Context) []func() datasource
 		NewDestinationTypesDataSource,
 		NewSubscriptionDataSource,
 		NewSubscriptionsDataSource,
+	}
+}
+
+// EphemeralResources lists the provider's ephemeral resources.
+func (p *EventNotifyProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewJWTEphemeralResource,
 	}
 }
