@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -185,6 +186,7 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	state := subscriptionFromAPI(account, &created[0])
 	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, state.ID.ValueString())...)
 }
 
 // Read refreshes the subscription from the client's per-account listing
@@ -199,6 +201,9 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	account, id := state.AccountID.ValueString(), state.ID.ValueString()
+	// The framework wants an identity after every Read without error, even
+	// one that removes the subscription from state.
+	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, id)...)
 
 	sub, err := r.data.client.ReadSubscription(ctx, account, id)
 	if errors.Is(err, client.ErrNotFound) {
@@ -212,6 +217,7 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	fresh := subscriptionFromAPI(account, sub)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
+	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, fresh.ID.ValueString())...)
 }
 
 // Update changes the subscription in place through operation 7.
@@ -233,6 +239,7 @@ func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 		state.ID = plan.ID
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, state.ID.ValueString())...)
 }
 
 // Delete deletes the subscription through operation 8; one that is already
@@ -250,17 +257,29 @@ func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 }
 
-// ImportState accepts <subscription_id> or <account_id>/<subscription_id>.
+// ImportState accepts <subscription_id> or <account_id>/<subscription_id>, or
+// an import block's identity (account_id and id) when there is no id.
 func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	defaultAccount := ""
 	if r.data != nil {
 		defaultAccount = r.data.accountID
 	}
-	account, id, err := parseSubscriptionImportID(req.ID, defaultAccount)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import id", err.Error())
-		return
+	var account, id string
+	if req.ID == "" {
+		var diags diag.Diagnostics
+		account, id, diags = subscriptionFromIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
+	} else {
+		var err error
+		account, id, err = parseSubscriptionImportID(req.ID, defaultAccount)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import id", err.Error())
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account_id"), account)...)
+	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, id)...)
 }
