@@ -30,6 +30,7 @@ type Client struct {
 	secrets    []string      // values masked in every log entry
 	tokens     tokenCache
 	listings   listingCache // per-account listings behind ReadSubscription
+	claims     claimSet     // subscription IDs handed to callers, never adopted for another
 	now        func() time.Time
 }
 
@@ -82,6 +83,10 @@ func newHTTPClient(base *http.Client, limiter *rate.Limiter, timeout time.Durati
 		rt = clonedDefaultTransport()
 	}
 	hc.Transport = &transport{base: rt, limiter: limiter, timeout: timeout}
+	// Never follow a redirect: Go would turn a DELETE, PUT or POST into a GET (a delete or an
+	// update would seem to succeed without happening) and could carry the bearer token to
+	// another address. The 3xx answer itself becomes an *APIError naming its Location.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &hc
 }
 

@@ -178,7 +178,7 @@ func TestErrorShapes(t *testing.T) {
 			}
 			if tc.wantFields.Operation != "" {
 				got := *apiErr
-				got.accountID, got.preIssuedJWT, got.attempts = "", false, 0
+				got.accountID, got.preIssuedJWT, got.Attempts = "", false, 0
 				if got.Operation != tc.wantFields.Operation || got.Method != tc.wantFields.Method || got.URLPath != tc.wantFields.URLPath ||
 					got.ErrorText != tc.wantFields.ErrorText || got.Path != tc.wantFields.Path || got.ErrorID != tc.wantFields.ErrorID ||
 					strings.Join(got.Messages, "|") != strings.Join(tc.wantFields.Messages, "|") || got.RawBody != "" {
@@ -332,7 +332,7 @@ func TestAPIErrorText(t *testing.T) {
 		{&APIError{Operation: "x", StatusCode: 403}, []string{"may not have access to this account"}, nil},
 		{&APIError{StatusCode: 418}, []string{"request: HTTP 418 I'm a teapot"}, []string{". "}},
 		{&APIError{Operation: "x", StatusCode: 599, RawBody: "a\n\n   b"}, []string{"x: HTTP 599: response body: a b"}, nil},
-		{&APIError{Operation: "x", StatusCode: 503, attempts: 3}, []string{"x: HTTP 503 Service Unavailable (after 3 attempts)"}, nil},
+		{&APIError{Operation: "x", StatusCode: 503, Attempts: 3}, []string{"x: HTTP 503 Service Unavailable (after 3 attempts)"}, nil},
 	}
 	for _, tc := range tests {
 		got := tc.err.Error()

@@ -15,25 +15,73 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// maxRetryAfter caps a Retry-After header, so that a bogus value cannot stall a run for
-// hours; the caller's context bounds the wait in any case.
-const maxRetryAfter = 10 * time.Minute
+const (
+	// maxRetryAfter caps one wait that a Retry-After header asks for, so that a bogus value
+	// cannot stall a run.
+	maxRetryAfter = time.Minute
+	// maxTotalWait bounds the waits between the attempts of one request, all retries
+	// together: once they add up to it, the last answer is the result.
+	maxTotalWait = 5 * time.Minute
+	// longWait is the wait from which a retry is logged at INFO rather than DEBUG.
+	longWait = 10 * time.Second
+)
 
 // retryClient returns a go-retryablehttp client for one call: it shares the Client's
-// http.Client and limiter, logs through tflog on ctx, and retries what is safe for method.
+// http.Client and limiter, logs through tflog on ctx, retries what is safe for method, and
+// waits at most maxTotalWait between attempts in all.
 func (c *Client) retryClient(ctx context.Context, method string) *retryablehttp.Client {
+	budget := &waitBudget{ctx: ctx, left: maxTotalWait, backoff: c.backoff}
+	policy := retryPolicy(method)
 	return &retryablehttp.Client{
 		HTTPClient:   c.httpClient,
 		Logger:       leveledLogger{ctx: ctx},
 		RetryWaitMin: c.cfg.RetryWaitMin,
 		RetryWaitMax: c.cfg.RetryWaitMax,
 		RetryMax:     c.cfg.MaxRetries,
-		CheckRetry:   retryPolicy(method),
-		Backoff:      c.backoff,
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			retry, checkErr := policy(ctx, resp, err)
+			if retry && budget.left <= 0 {
+				tflog.Info(ctx, "Not retrying: the request has waited as long as one request may between attempts",
+					map[string]any{"max_total_wait": maxTotalWait.String()})
+				return false, checkErr
+			}
+			return retry, checkErr
+		},
+		Backoff:      budget.wait,
 		ErrorHandler: giveUp,
 	}
+}
+
+// waitBudget spends the waits of one request's retries out of maxTotalWait. One request's
+// attempts run one after another, so it needs no lock.
+type waitBudget struct {
+	ctx     context.Context
+	left    time.Duration
+	backoff retryablehttp.Backoff
+}
+
+// wait is the retryablehttp.Backoff of one request: the Client's backoff, cut to what is
+// left of the budget; a long wait is logged at INFO, since it is what a user sees as a stall.
+func (b *waitBudget) wait(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	d := b.backoff(min, max, attempt, resp)
+	if d > b.left {
+		d = b.left
+	}
+	b.left -= d
+	if d >= longWait {
+		fields := map[string]any{"wait": d.String(), "attempt": attempt + 1}
+		if resp != nil {
+			fields["status"] = resp.StatusCode
+			if ra := resp.Header.Get("Retry-After"); ra != "" {
+				fields["retry_after"] = ra
+			}
+		}
+		tflog.Info(b.ctx, "Waiting before retrying an eventnotify API request", fields)
+	}
+	return d
 }
 
 // idempotent reports whether a request with this method may be repeated after the service

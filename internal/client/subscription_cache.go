@@ -157,10 +157,15 @@ func (c *Client) ReadSubscription(ctx context.Context, accountID, id string) (*S
 	}
 	if subs, ok := c.listing(ctx, account); ok {
 		if s, found := subs[listingKey(id)]; found {
+			c.claims.claim(s)
 			return &s, nil
 		}
 	}
-	return c.GetSubscription(ctx, account, id)
+	s, err := c.GetSubscription(ctx, account, id)
+	if err == nil {
+		c.claims.claim(*s)
+	}
+	return s, err
 }
 
 // listing returns the account's listing, listing the account unless a usable listing

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // Operation names used in errors and logs.
@@ -110,38 +111,57 @@ type Page struct {
 }
 
 // ListSubscriptions returns every subscription of the account (operation 1), paging through
-// to the last page. An account without subscriptions (204, or the service's 404) yields an
-// empty slice and no error.
+// to the last page. An account without subscriptions (204, or the service's own 404) yields
+// an empty slice and no error.
+//
+// Paging ends where the service says (the metadata's last, or totalPages), and otherwise at
+// an empty page or at a page that repeats one already read (a server that ignores
+// pageNumber): never at a merely short page, since a server may clamp the page size, and never
+// after maxPages pages, whatever the items carry.
 func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, error) {
 	all := []Subscription{}
-	seen := make(map[string]struct{})
+	seenIDs := make(map[string]struct{})
+	seenPages := make(map[string]struct{})
 	for n := 0; n < maxPages; n++ {
 		page, err := c.ListSubscriptionsPage(ctx, accountID, n, opts)
 		if err != nil {
 			return nil, err
 		}
-		added := 0
+		if len(page.Subscriptions) > 0 {
+			key := pageKey(page.Subscriptions)
+			if _, repeated := seenPages[key]; repeated {
+				break
+			}
+			seenPages[key] = struct{}{}
+		}
 		for _, s := range page.Subscriptions {
 			if s.ID != "" {
-				if _, dup := seen[s.ID]; dup {
+				if _, dup := seenIDs[listingKey(s.ID)]; dup {
 					continue
 				}
-				seen[s.ID] = struct{}{}
+				seenIDs[listingKey(s.ID)] = struct{}{}
 			}
 			all = append(all, s)
-			added++
 		}
-		if page.Last || added == 0 {
+		if page.Last {
 			break
 		}
 	}
 	return all, nil
 }
 
+// pageKey identifies a page by its content, so that a page served again is recognised.
+func pageKey(subs []Subscription) string {
+	var b strings.Builder
+	for _, s := range subs {
+		fmt.Fprintf(&b, "%+v\x00", s)
+	}
+	return b.String()
+}
+
 // ListSubscriptionsPage returns one page of operation 1; pageNumber starts at 0. An empty
-// account (204, or a 404 with the service's error body) yields an empty last page. Last is
-// also set when the service says that this is the last page by totalPages, or gives no
-// pagination metadata and a short page.
+// account (204, or the service's own 404) yields an empty last page. Last is also set when
+// the service says that this is the last page (last, or totalPages), and for an empty page.
 func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -172,8 +192,7 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 		query:     q,
 	})
 	if err != nil {
-		var apiErr *APIError
-		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound && apiErr.serviceErrorShape() {
+		if errors.Is(err, ErrNotFound) {
 			return empty, nil
 		}
 		return nil, err
@@ -199,8 +218,9 @@ func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
 	p.NumberOfElements = len(p.Subscriptions)
 	m := w.PaginationMetadata
 	if m == nil {
-		// No metadata: a short page is the last one.
-		p.Last = len(p.Subscriptions) < pageSize
+		// No metadata: only an empty page is known to be the last one (a short page may be
+		// a page size clamped by the server).
+		p.Last = len(p.Subscriptions) == 0
 		return p
 	}
 	if m.PageNumber != nil {
@@ -238,10 +258,26 @@ func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in 
 	return c.writeSubscriptions(ctx, opReplaceSubscriptions, http.MethodPut, accountID, in)
 }
 
-// CreateSubscriptions creates subscriptions in the account (operation 3) and returns them;
-// 204 yields an empty slice.
+// CreateSubscriptions creates subscriptions in the account (createSubscriptions) and returns
+// them in the order of in, each matched to its input by content. A create whose answer is
+// lost is never repeated blindly: the account is read to find what it created, and only what
+// is missing is created, once (see create_reconcile.go); when that cannot be settled, the
+// error is an *UnknownOutcomeError. On error, entry i of the result is the subscription known
+// to exist for in[i] (adopted or created), or the zero Subscription when there is none; the
+// caller must keep track of the ones with an ID.
 func (c *Client) CreateSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
-	return c.writeSubscriptions(ctx, opCreateSubscriptions, http.MethodPost, accountID, in)
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opCreateSubscriptions, err)
+	}
+	result, err := c.createSubscriptions(ctx, accountID, in)
+	out := make([]Subscription, len(result))
+	for i, s := range result {
+		if s != nil {
+			out[i] = *s
+		}
+	}
+	return out, err
 }
 
 // writeSubscriptions sends a SubscriptionCreateRequest and reads a SubscriptionWrapper.

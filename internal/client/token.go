@@ -142,6 +142,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		basicUser: user,
 		basicPass: pass,
 		otp:       c.cfg.OTP,
+		auth:      true,
 	}
 	if u, err := url.Parse(c.cfg.AuthURL); err == nil {
 		req.path = strings.TrimRight(u.Path, "/") + path
@@ -151,7 +152,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		return "", err
 	}
 	if !resp.success() {
-		return "", c.apiErrorBasic(req.path, accountID, resp)
+		return "", c.apiError(req, accountID, resp)
 	}
 	if resp.readErr != nil {
 		return "", fmt.Errorf("could not read response of %s: %w", opGenerateJWT, resp.readErr)
@@ -169,15 +170,6 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		refreshAt: expiresAt.Add(-refreshMargin(lifetime)),
 	})
 	return token, nil
-}
-
-// apiErrorBasic is the error of a failed JWT fetch; its 401 advice is about the Basic
-// credentials even when nothing else is wrong.
-func (c *Client) apiErrorBasic(path, accountID string, resp *httpResponse) *APIError {
-	e := newAPIError(opGenerateJWT, http.MethodGet, path, resp.status, resp.body)
-	e.accountID = accountID
-	e.attempts = resp.attempts
-	return e
 }
 
 // parseTokenBody reads a JWT from the endpoint's body: plain text, a JSON string, or a JSON

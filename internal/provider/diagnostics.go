@@ -23,6 +23,10 @@ func addClientError(diags *diag.Diagnostics, summary string, err error) {
 
 // clientErrorDetail renders err for a diagnostic's detail.
 func clientErrorDetail(err error) string {
+	var unknown *client.UnknownOutcomeError
+	if errors.As(err, &unknown) {
+		return unknownOutcomeDetail(unknown)
+	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
 		switch {
@@ -45,7 +49,11 @@ func clientErrorDetail(err error) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The service answered %q with HTTP %d %s.", apiErr.Operation, apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+	who := "The service"
+	if apiErr.URL != "" {
+		who = "The address " + apiErr.URL
+	}
+	fmt.Fprintf(&b, "%s answered %q with HTTP %d %s.", who, apiErr.Operation, apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
 	if len(apiErr.Messages) > 0 {
 		b.WriteString("\n\nService messages:")
 		for _, m := range apiErr.Messages {
@@ -57,17 +65,42 @@ func clientErrorDetail(err error) string {
 	if apiErr.ErrorID != "" {
 		fmt.Fprintf(&b, "\n\nError ID: %s (quote it when you contact support).", apiErr.ErrorID)
 	}
-	if hint := statusHint(apiErr.StatusCode, apiErr.ErrorID != ""); hint != "" {
+	if apiErr.Attempts > 1 {
+		fmt.Fprintf(&b, "\n\nThe provider made %d attempts.", apiErr.Attempts)
+	}
+	if hint := statusHint(apiErr); hint != "" {
 		b.WriteString("\n\n" + hint)
 	}
 	return b.String()
 }
 
-// statusHint says what a user can do about a status.
-func statusHint(status int, hasErrorID bool) string {
+// addressArgument names the provider argument, and its variable, of the address that gave
+// an answer: auth_url for the JWT endpoint, base_url for the service.
+func addressArgument(apiErr *client.APIError) string {
+	if apiErr.JWTEndpoint {
+		return "auth_url (" + envAuthURL + ")"
+	}
+	return "base_url (" + envBaseURL + ")"
+}
+
+// statusHint says what a user can do about a failed answer.
+func statusHint(apiErr *client.APIError) string {
+	status := apiErr.StatusCode
 	switch {
+	case status >= 300 && status < 400:
+		if apiErr.Location == "" {
+			return fmt.Sprintf("The provider never follows redirects (a write would turn into a read, and the token could "+
+				"reach another address), and this answer named no Location. Set %s to the service's own address.", addressArgument(apiErr))
+		}
+		return fmt.Sprintf("The answer redirects to %s. The provider never follows redirects (a write would turn into a "+
+			"read, and the token could reach another address), so nothing was changed. Set %s to the address it "+
+			"redirects to (without the path the provider appends).", apiErr.Location, addressArgument(apiErr))
 	case status == http.StatusBadRequest:
 		return "The service rejected the request; correct the values the messages name and apply again."
+	case status == http.StatusUnauthorized && apiErr.OTPSent:
+		return "Authentication failed. The one-time password (otp, " + envOTP + ") may have expired or been used " +
+			"already: each can generate one JWT. For unattended runs use api_token (" + envAPIToken + ") with username " +
+			"instead of password and otp. Also check username and password (" + envUsername + ", " + envPassword + ")."
 	case status == http.StatusUnauthorized:
 		return "Authentication failed. Check username with password or api_token (EVENTNOTIFY_USERNAME, " +
 			"EVENTNOTIFY_PASSWORD, EVENTNOTIFY_API_TOKEN), the one-time password (EVENTNOTIFY_OTP) if the account uses " +
@@ -75,16 +108,55 @@ func statusHint(status int, hasErrorID bool) string {
 	case status == http.StatusForbidden:
 		return "The credentials are valid but the user has no access to this account. Check account_id " +
 			"(EVENTNOTIFY_ACCOUNT_ID) and the user's privileges on the account."
-	case status == http.StatusNotFound:
+	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound):
 		return "The object does not exist (any more). Check the id and account."
-	case status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable:
+	case status == http.StatusNotFound:
+		return fmt.Sprintf("This 404 is not the service's own answer for a missing subscription (that carries the error "+
+			"\"Entity not found\"), so nothing was taken as deleted and state is unchanged. The address probably does not "+
+			"serve the Event Notifications API: check %s.", addressArgument(apiErr))
+	case status == http.StatusTooManyRequests || apiErr.Throttled:
 		return "The service is limiting requests. Lower max_requests_per_second or -parallelism, raise max_retries, and try again."
-	case status >= 500 && hasErrorID:
-		return "The service failed. Try again later; if it persists, contact support with the error ID."
+	case status >= 500 && apiErr.Method != http.MethodGet:
+		return "The service failed, and the change may or may not have taken effect. Run terraform plan to see the " +
+			"current state before applying again; if it persists, contact support" + withErrorID(apiErr) + "."
 	case status >= 500:
-		return "The service failed. Try again later; if it persists, contact support."
+		return "The service failed. Try again later; if it persists, contact support" + withErrorID(apiErr) + "."
 	}
 	return ""
+}
+
+// withErrorID is the "with the error ID" clause of support advice, when there is an ID.
+func withErrorID(apiErr *client.APIError) string {
+	if apiErr.ErrorID == "" {
+		return ""
+	}
+	return " with the error ID"
+}
+
+// unknownOutcomeDetail explains a create whose answer was lost and could not be settled:
+// what may exist, and how to find and import it, never a bare "try again".
+func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The answer to a request that creates subscriptions in account %q was lost or unreadable (%v), so the "+
+		"provider cannot tell whether the service created them.", e.AccountID, e.Cause)
+	if e.ReadErr != nil {
+		fmt.Fprintf(&b, " Reading the account to find out failed too: %v.", e.ReadErr)
+	}
+	if len(e.Candidates) > 0 {
+		b.WriteString("\n\nThese subscriptions may be what the request created (more of the same content than were " +
+			"requested, or created by another user at about the same time):")
+		for _, id := range e.Candidates {
+			fmt.Fprintf(&b, "\n  - %s", id)
+		}
+		fmt.Fprintf(&b, "\n\nInspect them (data source eventnotify_subscription), import the one that belongs to this "+
+			"resource with\n  terraform import eventnotify_subscription.<name> %s/<id>\nand delete any copy that nobody "+
+			"manages.", e.AccountID)
+	} else {
+		fmt.Fprintf(&b, "\n\nBefore applying again, list the account's subscriptions (data source "+
+			"eventnotify_subscriptions) and import any that this resource should own with\n  terraform import "+
+			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
+	}
+	return b.String()
 }
 
 // untrustedCertificate reports a TLS certificate that failed verification.

@@ -112,8 +112,10 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Sensitive: true,
 			},
 			"otp": schema.StringAttribute{
-				MarkdownDescription: "Time-based one-time password for accounts with two-factor authentication, sent as " +
-					"`X-Platform-OTP` when a JWT is generated. Environment variable: `" + envOTP + "`.",
+				MarkdownDescription: "Time-based one-time password for ad hoc runs on accounts with two-factor authentication, " +
+					"sent as `X-Platform-OTP` when a JWT is generated; it goes with `username` and `password`. A one-time " +
+					"password expires within seconds and serves one JWT, so for unattended runs (CI) use `api_token` instead, " +
+					"which needs no one-time password. Environment variable: `" + envOTP + "`.",
 				Optional:  true,
 				Sensitive: true,
 			},

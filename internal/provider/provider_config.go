@@ -69,14 +69,16 @@ func resolveSettings(m providerModel, env func(string) (string, bool)) (client.C
 			regionName, strings.Join(client.RegionNames(), ", ")))
 	}
 
-	cfg.BaseURL = r.address(m.BaseURL, "base_url", envBaseURL, region.BaseURL, regionName, ok)
-	cfg.AuthURL = r.address(m.AuthURL, "auth_url", envAuthURL, region.AuthURL, regionName, ok)
-
 	cfg.Username = r.optional(m.Username, "username", envUsername)
 	cfg.Password = r.optional(m.Password, "password", envPassword)
 	cfg.APIToken = r.optional(m.APIToken, "api_token", envAPIToken)
 	cfg.OTP = r.optional(m.OTP, "otp", envOTP)
 	cfg.JWT = r.optional(m.JWT, "jwt", envJWT)
+
+	cfg.BaseURL = r.address(m.BaseURL, "base_url", envBaseURL, region.BaseURL, regionName, ok, true)
+	// With a pre-issued JWT alone, no JWT is ever generated, so no auth address is needed.
+	jwtOnly := cfg.JWT != "" && cfg.Username == "" && cfg.Password == "" && cfg.APIToken == ""
+	cfg.AuthURL = r.address(m.AuthURL, "auth_url", envAuthURL, region.AuthURL, regionName, ok, !jwtOnly)
 	r.credentials(cfg)
 
 	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries))
@@ -145,11 +147,11 @@ func (r *settingsResolver) present(v types.String, name, env string) (value stri
 }
 
 // address resolves base_url or auth_url: the argument, its variable, or the
-// region's address, in that order.
-func (r *settingsResolver) address(v types.String, name, env, regional, region string, regionKnown bool) string {
+// region's address, in that order; needed says whether its absence is an error.
+func (r *settingsResolver) address(v types.String, name, env, regional, region string, regionKnown, needed bool) string {
 	s, fromEnv, ok := r.raw(v, name, env)
 	if !ok {
-		if regional == "" && regionKnown {
+		if regional == "" && regionKnown && needed {
 			r.diags.AddAttributeError(path.Root(name), "No address for "+name,
 				fmt.Sprintf("The provider holds no %s address for region %q. Set %q in the provider block or the %s "+
 					"environment variable to the service's address.", strings.TrimSuffix(name, "_url"), region, name, env))

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"strings"
-
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
@@ -44,7 +42,7 @@ func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionM
 		AccountID:                   types.StringValue(accountID),
 		EventName:                   newEventName(s.EventName),
 		DestinationType:             types.StringValue(s.DestinationType),
-		LogLevel:                    types.StringValue(canonicalLogLevel(s.LogLevel)),
+		LogLevel:                    types.StringValue(client.CanonicalLogLevel(s.LogLevel)),
 		EventStreamsEnvironmentID:   optionalString(s.EventStreamsEnvironment),
 		EventStreamsEnvironmentName: optionalString(s.EventStreamsEnvironmentName),
 		EventStreamsTopic:           optionalString(s.EventStreamsTopic),
@@ -72,18 +70,6 @@ func (m subscriptionModel) input() client.SubscriptionInput {
 		in.Enabled = &enabled
 	}
 	return in
-}
-
-// canonicalLogLevel maps the service's alternative spellings to the names the
-// schema accepts: the service may answer WARN for WARNING.
-func canonicalLogLevel(s string) string {
-	switch u := strings.ToUpper(strings.TrimSpace(s)); u {
-	case "WARN", "WARNING":
-		return "WARNING"
-	case "INFO", "ERROR":
-		return u
-	}
-	return s
 }
 
 // optionalString maps the service's empty string to null, so an argument left

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -102,9 +101,10 @@ func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaReques
 				Default:             booldefault.StaticBool(true),
 			},
 			"destination_email": schema.StringAttribute{
-				MarkdownDescription: "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations.",
-				Computed:            true,
-				PlanModifiers:       keep,
+				MarkdownDescription: "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations. " +
+					"Known at plan time while `destination_type` is unchanged.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{useStateWhileUnchanged(path.Root("destination_type"))},
 			},
 			"created_date": schema.Int64Attribute{
 				MarkdownDescription: "Creation time, Unix milliseconds.",
@@ -154,7 +154,10 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 }
 
-// Create creates the subscription through operation 3 with a one-item list.
+// Create creates the subscription through createSubscriptions with a one-item
+// list. The client settles a lost answer by reading the account (it adopts
+// what the request created, or creates it once); when it cannot, the error
+// names the candidates and how to import them.
 func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan subscriptionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -166,21 +169,10 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	created, err := r.data.client.CreateSubscriptions(ctx, account, []client.SubscriptionInput{plan.input()})
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Unable to create subscription", err)
-		return
-	}
-	if len(created) != 1 {
-		resp.Diagnostics.AddError("Unexpected create response",
-			fmt.Sprintf("The service answered a request to create one subscription in account %q with %d subscriptions. "+
-				"Check the account's subscriptions (data source eventnotify_subscriptions) and import the one that "+
-				"was meant, or apply again.", account, len(created)))
-		return
-	}
-	if created[0].ID == "" {
-		resp.Diagnostics.AddError("Unexpected create response",
-			fmt.Sprintf("The service answered a request to create a subscription in account %q without the new "+
-				"subscription's id, so Terraform cannot track it. The subscription may exist: check the account's "+
-				"subscriptions (data source eventnotify_subscriptions) and import it before applying again.", account))
-		return
+		if len(created) != 1 || created[0].ID == "" {
+			return
+		}
+		// The subscription exists all the same: keep it in state (Terraform marks it tainted).
 	}
 	state := subscriptionFromAPI(account, &created[0])
 	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
