@@ -23,7 +23,7 @@ type OperationStatus struct {
 	Message string
 }
 
-// BulkDeleteSubscriptions deletes the given subscriptions in one request (operation 5,
+// BulkDeleteSubscriptions deletes the given subscriptions in one request (bulkOperationsOnSubscriptionsForAccount,
 // "delete") and returns one status per item. Item failures are statuses, not errors.
 func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
 	if ids == nil {
@@ -32,16 +32,15 @@ func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, 
 	return c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids})
 }
 
-// BulkUpdateSubscriptions updates the given subscriptions in one request (operation 5,
+// BulkUpdateSubscriptions updates the given subscriptions in one request (bulkOperationsOnSubscriptionsForAccount,
 // "update") and returns one status per item. Each subscription is sent whole, identified by
 // its ID; a changed server-managed field such as CreatedDate is rejected for that item.
 // Zero dates and empty strings are omitted.
 func (c *Client) BulkUpdateSubscriptions(ctx context.Context, accountID string, subs []Subscription) ([]OperationStatus, error) {
-	req := wireBulkUpdateRequest{Operation: "update", Subscriptions: make([]wireSubscription, 0, len(subs))}
-	for _, s := range subs {
-		req.Subscriptions = append(req.Subscriptions, toWireSubscription(s))
+	if subs == nil {
+		subs = []Subscription{}
 	}
-	return c.bulk(ctx, opBulkUpdate, accountID, req)
+	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateRequest{Operation: "update", Subscriptions: subs})
 }
 
 // bulk sends a SubscriptionPatchRequest and reads the per-item statuses.

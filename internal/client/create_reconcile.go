@@ -157,7 +157,7 @@ func contentKey(eventName, destinationType, logLevel, env, envName, topic string
 	return strings.Join([]string{
 		strings.ToLower(strings.TrimSpace(eventName)),
 		strings.ToUpper(strings.TrimSpace(destinationType)),
-		CanonicalLogLevel(logLevel),
+		canonicalLogLevel(logLevel),
 		env, envName, topic,
 		fmt.Sprint(enabled),
 	}, "\x00")
@@ -174,18 +174,6 @@ func (in SubscriptionInput) key() string {
 func (s Subscription) key() string {
 	return contentKey(s.EventName, s.DestinationType, s.LogLevel, s.EventStreamsEnvironment,
 		s.EventStreamsEnvironmentName, s.EventStreamsTopic, s.Enabled)
-}
-
-// CanonicalLogLevel maps the service's alternative spellings of a log level (WARN, lower
-// case) to INFO, WARNING or ERROR; anything else is returned unchanged.
-func CanonicalLogLevel(s string) string {
-	switch u := strings.ToUpper(strings.TrimSpace(s)); u {
-	case "WARN", "WARNING":
-		return "WARNING"
-	case "INFO", "ERROR":
-		return u
-	}
-	return s
 }
 
 // matchCreated pairs the subscriptions of a create's answer with the inputs that asked for

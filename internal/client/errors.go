@@ -25,6 +25,9 @@ var (
 	ErrUnauthorized = errors.New("unauthorized")
 	// ErrForbidden matches an *APIError with HTTP status 403.
 	ErrForbidden = errors.New("forbidden")
+	// ErrUntrustedCertificate matches the error of a request refused because the server's TLS
+	// certificate could not be verified; no request, and no credential, was sent.
+	ErrUntrustedCertificate = errors.New("untrusted TLS certificate")
 	// ErrMalformedResponse matches the error of a successful answer whose body could not be
 	// decoded: the service was reached, and a write may have taken effect.
 	ErrMalformedResponse = errors.New("malformed response")
@@ -100,12 +103,14 @@ type APIError struct {
 	// Retry-After): the service did not act on it.
 	Throttled bool
 
-	accountID    string // account the call was made for, named by the 403 advice
-	preIssuedJWT bool   // the call used a pre-issued JWT, which changes the 401 advice
+	// AccountID is the account the call was made for.
+	AccountID string
+	// PreIssuedJWT tells that the call was authenticated with the configured pre-issued JWT.
+	PreIssuedJWT bool
 }
 
-// Error names the operation, the status and the service's messages, and adds advice for 401
-// and 403.
+// Error names the operation, the status and the service's messages: facts only; what a user
+// can do about them is the caller's to say.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	op := e.Operation
@@ -133,40 +138,21 @@ func (e *APIError) Error() string {
 	if e.ErrorID != "" {
 		fmt.Fprintf(&b, " (error ID %s)", e.ErrorID)
 	}
+	switch {
+	case e.StatusCode == http.StatusUnauthorized && e.PreIssuedJWT:
+		b.WriteString(" (the pre-issued JWT was rejected)")
+	case e.StatusCode == http.StatusUnauthorized && e.OTPSent:
+		b.WriteString(" (with a one-time password)")
+	case e.StatusCode == http.StatusForbidden && e.AccountID != "":
+		fmt.Fprintf(&b, " (account %q)", e.AccountID)
+	}
 	if e.Location != "" {
 		fmt.Fprintf(&b, " (redirected to %s, not followed)", e.Location)
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
 	}
-	if hint := e.hint(); hint != "" {
-		b.WriteString(". " + hint)
-	}
 	return b.String()
-}
-
-// hint is the advice for statuses that the user can act on.
-func (e *APIError) hint() string {
-	switch e.StatusCode {
-	case http.StatusUnauthorized:
-		if e.preIssuedJWT {
-			return "The pre-issued JWT was rejected: it may have expired (JWTs are valid for 5 minutes) " +
-				"or belong to another account. Supply a fresh JWT, or configure a username with a password " +
-				"or API token so that JWTs are generated and refreshed automatically"
-		}
-		if e.OTPSent {
-			return "The one-time password may have expired or been used already; for unattended runs use an API " +
-				"token instead of the password and the one-time password. Also check the username and password"
-		}
-		return "Check the username and password or API token (an API token is sent with the user name " +
-			"PLATFORM_TOKEN.<username>), and the OTP if the account uses two-factor authentication"
-	case http.StatusForbidden:
-		if e.accountID != "" {
-			return fmt.Sprintf("The user may not have access to account %q: check the account ID and the user's permissions", e.accountID)
-		}
-		return "The user may not have access to this account: check the account ID and the user's permissions"
-	}
-	return ""
 }
 
 // Is makes errors.Is(err, ErrNotFound), ErrRedirect, ErrUnauthorized and ErrForbidden work.

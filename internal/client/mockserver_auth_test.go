@@ -11,7 +11,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Authentication rules 2 and 4: password, API token (PLATFORM_TOKEN.<username>), OTP header,
+// SERVICE.md authentication rules 2 and 4: password, API token (PLATFORM_TOKEN.<username>), OTP header,
 // and a pre-issued JWT. The JWT's subject becomes createdBy, which proves whose login it was.
 func TestMockAuthModes(t *testing.T) {
 	t.Parallel()

@@ -10,7 +10,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Operation 5, delete: 207 with one status per item, in order, the ids echoed.
+// bulkOperationsOnSubscriptionsForAccount, delete: 207 with one status per item, in order, the ids echoed.
 func TestMockBulkDelete(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mockserver.Config{})
@@ -40,7 +40,7 @@ func TestMockBulkDelete(t *testing.T) {
 	e.wantCount(http.MethodPatch, mockserver.RouteSubscriptions, 1)
 }
 
-// Operation 5, update: 200, per-item 400 "Unable to update createdDate" and validation, 404.
+// bulkOperationsOnSubscriptionsForAccount, update: 200, per-item 400 "Unable to update createdDate" and validation, 404.
 // The client sends whole subscriptions as read from the service; unchanged server-managed
 // fields must be accepted.
 func TestMockBulkUpdate(t *testing.T) {

@@ -19,7 +19,7 @@ const (
 	msgLogLevel  = "Must provide a valid logLevel"
 )
 
-// Rule 3: operations 2, 3 and 7 answer 400 with one message per missing or invalid item,
+// Rule 3: updateSubscriptions, createSubscriptions and updateSubscription answer 400 with one message per missing or invalid item,
 // and store nothing.
 func TestMockValidationMessages(t *testing.T) {
 	t.Parallel()
@@ -80,7 +80,7 @@ func TestMockValidationMessages(t *testing.T) {
 	}
 }
 
-// Rule 3: a missing or invalid body is a 400 for operations 2, 3 and 7 (the messages are the
+// Rule 3: a missing or invalid body is a 400 for updateSubscriptions, createSubscriptions and updateSubscription (the messages are the
 // mock's own; the spec gives only the status). The bodies are rewritten in transit.
 func TestMockInvalidBodies(t *testing.T) {
 	t.Parallel()
@@ -131,7 +131,7 @@ func TestMockInvalidBodies(t *testing.T) {
 	}
 }
 
-// A {subscriptionId} that is not a uuid is a 400 on operations 6, 7 and 8.
+// A {subscriptionId} that is not a uuid is a 400 on getSubscribedEventForAccount, updateSubscription and deleteSubscription.
 func TestMockInvalidSubscriptionID(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mockserver.Config{})
@@ -149,7 +149,7 @@ func TestMockInvalidSubscriptionID(t *testing.T) {
 }
 
 // Rule 2 and the Errors table: 404 "Entity not found" naming the id or the account, on
-// operations 4, 6, 7 and 8, also for an account that has no subscription at all.
+// deleteSubscriptionForAccount, getSubscribedEventForAccount, updateSubscription and deleteSubscription, also for an account that has no subscription at all.
 func TestMockNotFound(t *testing.T) {
 	t.Parallel()
 	missing := uuid.NewString()
@@ -212,7 +212,7 @@ func TestMockInternalServerError(t *testing.T) {
 	}
 }
 
-// Authentication rule 5: a missing or invalid credential is a 401 with no body, from the JWT
+// SERVICE.md authentication SERVICE.md rule 5: a missing or invalid credential is a 401 with no body, from the JWT
 // endpoint and from the service.
 func TestMockUnauthorized(t *testing.T) {
 	t.Parallel()
@@ -294,7 +294,7 @@ func TestMockUnauthorizedServiceCall(t *testing.T) {
 	}
 }
 
-// Authentication rule 5: an authenticated caller without access to the account gets 403
+// SERVICE.md authentication SERVICE.md rule 5: an authenticated caller without access to the account gets 403
 // "Access Denied", from the JWT endpoint (user limited to other accounts) or from the
 // service (a JWT of another account).
 func TestMockForbidden(t *testing.T) {
@@ -370,7 +370,7 @@ func wantForbiddenBody(t *testing.T, apiErr *client.APIError, path string) {
 	}
 }
 
-// Operation 1's query parameters reach the mock as the client passes them through; values
+// listSubscribedEventsForAccount's query parameters reach the mock as the client passes them through; values
 // the mock does not accept come back as its 400 messages.
 func TestMockListInvalidSort(t *testing.T) {
 	t.Parallel()

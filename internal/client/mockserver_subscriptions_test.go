@@ -13,7 +13,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// sortSubs orders subscriptions as the spec's operation 1 with sortBy/sortDirection would:
+// sortSubs orders subscriptions as the spec's listSubscribedEventsForAccount with sortBy/sortDirection would:
 // by the field, then createdDate, then subscriptionId; DESC is the exact reverse.
 func sortSubs(subs []mockserver.Subscription, sortBy, dir string) []mockserver.Subscription {
 	out := slices.Clone(subs)
@@ -44,7 +44,7 @@ func sortSubs(subs []mockserver.Subscription, sortBy, dir string) []mockserver.S
 	return out
 }
 
-// Operation 1: the client pages through every page, passes sortBy and sortDirection through,
+// listSubscribedEventsForAccount: the client pages through every page, passes sortBy and sortDirection through,
 // and stops at the last page (no request beyond it).
 func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 	t.Parallel()
@@ -96,7 +96,7 @@ func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 	}
 }
 
-// Operation 1, one page at a time: the client reads the mock's paginationMetadata.
+// listSubscribedEventsForAccount, one page at a time: the client reads the mock's paginationMetadata.
 func TestMockListSubscriptionsPageMetadata(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mockserver.Config{})
@@ -131,7 +131,7 @@ func TestMockListSubscriptionsPageMetadata(t *testing.T) {
 	e.wantCount(http.MethodGet, mockserver.RouteSubscriptions, len(tests))
 }
 
-// Operation 1 on an account without subscriptions: 204 and 404 (rule 2 gives both) and an
+// listSubscribedEventsForAccount on an account without subscriptions: 204 and 404 (SERVICE.md rule 2 gives both) and an
 // empty 200 page all mean "none".
 func TestMockListSubscriptionsEmptyAccount(t *testing.T) {
 	t.Parallel()
@@ -166,7 +166,7 @@ func TestMockListSubscriptionsEmptyAccount(t *testing.T) {
 	}
 }
 
-// Operation 2: PUT on the collection replaces everything (rule 1), with 201, 200 and 204.
+// updateSubscriptions: PUT on the collection replaces everything (SERVICE.md rule 1), with 201, 200 and 204.
 func TestMockReplaceSubscriptions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -217,7 +217,7 @@ func TestMockReplaceSubscriptions(t *testing.T) {
 	}
 }
 
-// Operation 3: POST creates (201), an empty list creates nothing (204).
+// createSubscriptions: POST creates (201), an empty list creates nothing (204).
 func TestMockCreateSubscriptions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -299,7 +299,7 @@ func wantLastStatus(t *testing.T, e *itEnv, method string, want int) {
 	t.Errorf("no %s request in the mock's log", method)
 }
 
-// Operation 4: 204 deletes all; then the account is empty, and a second call is the
+// deleteSubscriptionForAccount: 204 deletes all; then the account is empty, and a second call is the
 // spec's 404 naming the account.
 func TestMockDeleteAllSubscriptions(t *testing.T) {
 	t.Parallel()
@@ -325,7 +325,7 @@ func TestMockDeleteAllSubscriptions(t *testing.T) {
 	e.wantCount(http.MethodDelete, mockserver.RouteSubscriptions, 2)
 }
 
-// Operations 6 and 7 in both single-subscription shapes of rule 5.
+// getSubscribedEventForAccount and updateSubscription in both single-subscription shapes of SERVICE.md rule 5.
 func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 	t.Parallel()
 	shapes := map[string]mockserver.SingleShape{"flat": mockserver.SingleFlat, "wrapped": mockserver.SingleWrapped}
@@ -397,7 +397,7 @@ func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 	}
 }
 
-// Operation 8, then 404 on operations 6, 7 and 8 for the deleted id.
+// deleteSubscription, then 404 on getSubscribedEventForAccount, updateSubscription and deleteSubscription for the deleted id.
 func TestMockDeleteSubscription(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mockserver.Config{})

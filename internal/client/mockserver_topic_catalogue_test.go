@@ -10,7 +10,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Operation 9: 201 with the nested response; subscriptionCount counts the subscriptions on
+// createEventStreamTopicAndSubscription: 201 with the nested response; subscriptionCount counts the subscriptions on
 // the topic.
 func TestMockCreateEventStreamTopic(t *testing.T) {
 	t.Parallel()
@@ -53,7 +53,7 @@ func TestMockCreateEventStreamTopic(t *testing.T) {
 	e.wantCount(http.MethodPost, mockserver.RouteTopic, len(steps))
 }
 
-// Operation 9, rule 4: a blank required field is a 400 naming the field.
+// createEventStreamTopicAndSubscription, SERVICE.md rule 4: a blank required field is a 400 naming the field.
 func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	t.Parallel()
 	const (
@@ -88,7 +88,7 @@ func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	}
 }
 
-// Operations 10, 11 and 12 in every catalogue shape the mock offers.
+// getLogLevels, listEvents and getDestinationTypes in every catalogue shape the mock offers.
 func TestMockCatalogues(t *testing.T) {
 	t.Parallel()
 	events := []mockserver.CatalogueEntry{

@@ -125,8 +125,8 @@ func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error
 // apiError turns a failed answer to r into an *APIError.
 func (c *Client) apiError(r *httpRequest, accountID string, resp *httpResponse) *APIError {
 	e := newAPIError(r.operation, r.method, r.path, resp.status, resp.body)
-	e.accountID = accountID
-	e.preIssuedJWT = !r.auth && c.cfg.JWT != ""
+	e.AccountID = accountID
+	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
 	e.Attempts = resp.attempts
 	e.URL = resp.url
 	e.Location = resp.location
@@ -174,6 +174,9 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 		maybeSent := !idempotent(r.method) && mayHaveReachedServer(ctx, err)
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", ctxErr, err)
+		}
+		if untrustedCertificate(err) {
+			err = &certificateError{err: err}
 		}
 		err = fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, err)
 		if maybeSent {

@@ -28,58 +28,7 @@ const (
 	maxPages = 100000
 )
 
-// Subscription is a subscription as the service returns it.
-type Subscription struct {
-	// ID is the service-assigned subscriptionId.
-	ID string
-	// AccountID is the owning account.
-	AccountID string
-	// EventName is the event subscribed to.
-	EventName string
-	// DestinationType is EVENT_STREAMS or EMAIL.
-	DestinationType string
-	// LogLevel is INFO, WARNING or ERROR.
-	LogLevel string
-	// DestinationEmail is the e-mail destination, for EMAIL.
-	DestinationEmail string
-	// EventStreamsEnvironment is the event streams environment ID.
-	EventStreamsEnvironment string
-	// EventStreamsEnvironmentName is the event streams environment name.
-	EventStreamsEnvironmentName string
-	// EventStreamsTopic is the event streams topic.
-	EventStreamsTopic string
-	// Enabled tells whether the subscription is active; absent on the wire means true.
-	Enabled bool
-	// CreatedDate is the creation time in Unix milliseconds.
-	CreatedDate int64
-	// LastUpdatedDate is the last update time in Unix milliseconds.
-	LastUpdatedDate int64
-	// CreatedBy is the e-mail of the creating user.
-	CreatedBy string
-	// LastUpdatedUserID is the e-mail of the user who last updated the subscription.
-	LastUpdatedUserID string
-}
-
-// SubscriptionInput is what a caller may set on a subscription (SubscriptionCreate); it
-// carries no server-managed field.
-type SubscriptionInput struct {
-	// EventName is required.
-	EventName string
-	// DestinationType is required: EVENT_STREAMS or EMAIL.
-	DestinationType string
-	// LogLevel is required: INFO, WARNING or ERROR.
-	LogLevel string
-	// EventStreamsEnvironment is the environment ID; "" is omitted.
-	EventStreamsEnvironment string
-	// EventStreamsEnvironmentName is the environment name; "" is omitted.
-	EventStreamsEnvironmentName string
-	// EventStreamsTopic is the topic; "" is omitted.
-	EventStreamsTopic string
-	// Enabled is omitted when nil (the service's default is true).
-	Enabled *bool
-}
-
-// ListOptions tunes operation 1. Zero values select the service's defaults, except that the
+// ListOptions tunes listSubscribedEventsForAccount. Zero values select the service's defaults, except that the
 // client asks for pages of 100 when PageSize is 0.
 type ListOptions struct {
 	// PageSize is the number of subscriptions per page.
@@ -90,7 +39,7 @@ type ListOptions struct {
 	SortDirection string
 }
 
-// Page is one page of operation 1.
+// Page is one page of listSubscribedEventsForAccount.
 type Page struct {
 	// Subscriptions holds the page's subscriptions; never nil.
 	Subscriptions []Subscription
@@ -110,7 +59,7 @@ type Page struct {
 	Last bool
 }
 
-// ListSubscriptions returns every subscription of the account (operation 1), paging through
+// ListSubscriptions returns every subscription of the account (listSubscribedEventsForAccount), paging through
 // to the last page. An account without subscriptions (204, or the service's own 404) yields
 // an empty slice and no error.
 //
@@ -159,7 +108,7 @@ func pageKey(subs []Subscription) string {
 	return b.String()
 }
 
-// ListSubscriptionsPage returns one page of operation 1; pageNumber starts at 0. An empty
+// ListSubscriptionsPage returns one page of listSubscribedEventsForAccount; pageNumber starts at 0. An empty
 // account (204, or the service's own 404) yields an empty last page. Last is also set when
 // the service says that this is the last page (last, or totalPages), and for an empty page.
 func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
@@ -207,7 +156,7 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 	return w.page(pageNumber, pageSize), nil
 }
 
-// page builds a Page from a decoded wrapper of operation 1.
+// page builds a Page from a decoded wrapper of listSubscribedEventsForAccount.
 func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
 	p := &Page{
 		Subscriptions: w.list(),
@@ -252,7 +201,7 @@ func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
 	return p
 }
 
-// ReplaceSubscriptions replaces all subscriptions of the account with in (operation 2) and
+// ReplaceSubscriptions replaces all subscriptions of the account with in (updateSubscriptions) and
 // returns what the service answers; 204 yields an empty slice.
 func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
 	return c.writeSubscriptions(ctx, opReplaceSubscriptions, http.MethodPut, accountID, in)
@@ -306,7 +255,7 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	return w.list(), nil
 }
 
-// DeleteAllSubscriptions deletes every subscription of the account (operation 4). The
+// DeleteAllSubscriptions deletes every subscription of the account (deleteSubscriptionForAccount). The
 // service's 404 for an account without subscriptions is returned as an *APIError that
 // matches ErrNotFound.
 func (c *Client) DeleteAllSubscriptions(ctx context.Context, accountID string) error {
@@ -323,9 +272,9 @@ func (c *Client) DeleteAllSubscriptions(ctx context.Context, accountID string) e
 	return err
 }
 
-// GetSubscription reads one subscription (operation 6); the service's 404 matches
+// GetSubscription reads one subscription (getSubscribedEventForAccount); the service's 404 matches
 // ErrNotFound. The subscription is accepted at the top level of the body or under
-// "subscription" (rule 5).
+// "subscription" (see SERVICE.md).
 func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -350,8 +299,8 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	return s, nil
 }
 
-// UpdateSubscription replaces one subscription's settings (operation 7) and returns the
-// updated subscription, accepted in either shape of rule 5.
+// UpdateSubscription replaces one subscription's settings (updateSubscription) and returns the
+// updated subscription, accepted in either shape (see SERVICE.md).
 func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, in SubscriptionInput) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -365,7 +314,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 		method:    http.MethodPut,
 		accountID: accountID,
 		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
-		in:        wireSubscriptionUpdateSingleRequest{Subscription: toWireCreate(in)},
+		in:        wireSubscriptionUpdateSingleRequest{Subscription: in},
 	})
 	if err != nil {
 		return nil, err
@@ -377,7 +326,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 	return s, nil
 }
 
-// DeleteSubscription deletes one subscription (operation 8); the service's 404 matches
+// DeleteSubscription deletes one subscription (deleteSubscription); the service's 404 matches
 // ErrNotFound.
 func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) error {
 	accountID, err := c.account(accountID)

@@ -170,14 +170,14 @@ func TestOperationsWire(t *testing.T) {
 			wantAbsent: []string{"subscriptionIds"},
 		},
 		{
-			name: "6 read subscription, top level (rule 5 sample)",
+			name: "6 read subscription, top level (SERVICE.md rule 5 sample)",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.GetSubscription(ctx, "", full.ID)
 			},
 			method: http.MethodGet, path: one, status: 200, respBody: fullSubscriptionJSON, want: &full,
 		},
 		{
-			name: "6 read subscription, wrapped (rule 5 schema)",
+			name: "6 read subscription, wrapped (SERVICE.md rule 5 schema)",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.GetSubscription(ctx, "acc-1", full.ID)
 			},

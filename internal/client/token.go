@@ -24,9 +24,6 @@ const (
 	defaultTokenLifetime = 5 * time.Minute
 	// maxRefreshMargin is the longest time before expiry at which a token is refreshed.
 	maxRefreshMargin = 30 * time.Second
-	// tokenFlightRetries bounds how often a caller joins a new fetch after a fetch it shared
-	// was cancelled by the context of the caller that started it.
-	tokenFlightRetries = 3
 )
 
 // tokenCache holds one JWT per account. Fetches are deduplicated per account, so concurrent
@@ -101,28 +98,16 @@ func (c *Client) token(ctx context.Context, accountID string) (string, error) {
 	if t, ok := c.tokens.fresh(accountID, c.now()); ok {
 		return t, nil
 	}
-	for i := 0; ; i++ {
-		ch := c.tokens.group.DoChan(accountID, func() (any, error) {
-			if t, ok := c.tokens.fresh(accountID, c.now()); ok {
-				return t, nil
-			}
-			return c.fetchToken(ctx, accountID)
-		})
-		select {
-		case <-ctx.Done():
-			return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ctx.Err())
-		case r := <-ch:
-			if r.Err == nil {
-				return r.Val.(string), nil
-			}
-			// A fetch started by another caller may have ended with that caller's context:
-			// start a new one with ours.
-			if ctx.Err() == nil && isContextError(r.Err) && i+1 < tokenFlightRetries {
-				continue
-			}
-			return "", r.Err
+	token, err := sharedFlight(ctx, &c.tokens.group, accountID, func() (string, error) {
+		if t, ok := c.tokens.fresh(accountID, c.now()); ok {
+			return t, nil
 		}
+		return c.fetchToken(ctx, accountID)
+	})
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, err)
 	}
+	return token, err
 }
 
 // isContextError reports a cancellation or deadline.

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,11 +31,11 @@ func clientErrorDetail(err error) string {
 		case errors.Is(err, context.Canceled):
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
-			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (EVENTNOTIFY_REQUEST_TIMEOUT) or try again."
-		case untrustedCertificate(err):
+			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
+		case errors.Is(err, client.ErrUntrustedCertificate):
 			return err.Error() + "\n\nThe service's TLS certificate could not be verified, so no request (and no credential) " +
-				"was sent. The provider always verifies certificates. Check that base_url and auth_url (EVENTNOTIFY_BASE_URL, " +
-				"EVENTNOTIFY_AUTH_URL) name the service itself; if it uses a private certificate authority, add that " +
+				"was sent. The provider always verifies certificates. Check that base_url and auth_url (" + envBaseURL + ", " +
+				envAuthURL + ") name the service itself; if it uses a private certificate authority, add that " +
 				"authority to the system's trust store (on Linux, SSL_CERT_FILE or SSL_CERT_DIR can point to it)."
 		case errors.Is(err, client.ErrMalformedResponse):
 			return err.Error() + "\n\nThe service answered with success, but not in the format the provider reads; a proxy " +
@@ -45,7 +43,7 @@ func clientErrorDetail(err error) string {
 				"check the account's subscriptions (data source eventnotify_subscriptions) before applying again, and " +
 				"import a subscription that exists but is not in state."
 		}
-		return err.Error() + "\n\nCheck that base_url and auth_url (EVENTNOTIFY_BASE_URL, EVENTNOTIFY_AUTH_URL) reach the service, then try again."
+		return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
 	}
 
 	var b strings.Builder
@@ -101,13 +99,17 @@ func statusHint(apiErr *client.APIError) string {
 		return "Authentication failed. The one-time password (otp, " + envOTP + ") may have expired or been used " +
 			"already: each can generate one JWT. For unattended runs use api_token (" + envAPIToken + ") with username " +
 			"instead of password and otp. Also check username and password (" + envUsername + ", " + envPassword + ")."
+	case status == http.StatusUnauthorized && apiErr.PreIssuedJWT:
+		return "The pre-issued jwt (" + envJWT + ") was rejected: check that it has not expired (JWTs are valid for 5 " +
+			"minutes) and belongs to this account. Supply a fresh one, or configure username with password or api_token " +
+			"so that JWTs are generated and refreshed automatically."
 	case status == http.StatusUnauthorized:
-		return "Authentication failed. Check username with password or api_token (EVENTNOTIFY_USERNAME, " +
-			"EVENTNOTIFY_PASSWORD, EVENTNOTIFY_API_TOKEN), the one-time password (EVENTNOTIFY_OTP) if the account uses " +
-			"two-factor authentication, or that a pre-issued jwt (EVENTNOTIFY_JWT) has not expired."
+		return "Authentication failed. Check username with password or api_token (" + envUsername + ", " + envPassword +
+			", " + envAPIToken + "; an API token is sent with the user name PLATFORM_TOKEN.<username>), and the one-time " +
+			"password (" + envOTP + ") if the account uses two-factor authentication."
 	case status == http.StatusForbidden:
-		return "The credentials are valid but the user has no access to this account. Check account_id " +
-			"(EVENTNOTIFY_ACCOUNT_ID) and the user's privileges on the account."
+		return fmt.Sprintf("The credentials are valid but the user has no access to this account (%q). Check "+
+			"account_id (%s) and the user's privileges on the account.", apiErr.AccountID, envAccountID)
 	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound):
 		return "The object does not exist (any more). Check the id and account."
 	case status == http.StatusNotFound:
@@ -157,16 +159,4 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
 	}
 	return b.String()
-}
-
-// untrustedCertificate reports a TLS certificate that failed verification.
-func untrustedCertificate(err error) bool {
-	var (
-		verification     *tls.CertificateVerificationError
-		unknownAuthority x509.UnknownAuthorityError
-		hostname         x509.HostnameError
-		invalid          x509.CertificateInvalidError
-	)
-	return errors.As(err, &verification) || errors.As(err, &unknownAuthority) ||
-		errors.As(err, &hostname) || errors.As(err, &invalid)
 }

@@ -1,9 +1,9 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -39,6 +39,10 @@ const (
 	defaultRequestsPerSecond = 10.0
 	defaultRequestTimeout    = "30s"
 )
+
+// urlAdvice says what base_url and auth_url must be.
+const urlAdvice = "an absolute http or https URL such as https://eventnotify.example.com, with no credentials " +
+	"in it (set username with password or api_token instead)"
 
 // lookupEnv reads the process environment; tests pass their own function.
 func lookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
@@ -158,31 +162,32 @@ func (r *settingsResolver) address(v types.String, name, env, regional, region s
 		}
 		return regional
 	}
-	if err := checkHTTPURL(s); err != nil {
-		r.invalid(name, env, err.Error()+origin(fromEnv, env)+". Use an absolute http or https URL such as https://eventnotify.example.com.")
+	if err := client.CheckURL(s); err != nil {
+		r.invalid(name, env, err.Error()+origin(fromEnv, env)+". The value must be "+urlAdvice+".")
 		return ""
 	}
 	return strings.TrimRight(s, "/")
 }
 
-// credentials checks that exactly one way of authenticating is configured.
+// credentials turns the client's credential rules into diagnostics that name
+// the arguments and their variables.
 func (r *settingsResolver) credentials(cfg client.Config) {
+	err := client.CheckCredentials(cfg.Username, cfg.Password, cfg.APIToken, cfg.JWT)
 	switch {
-	case cfg.JWT != "":
-		return
-	case cfg.Password != "" && cfg.APIToken != "":
+	case err == nil:
+	case errors.Is(err, client.ErrConflictingCredentials):
 		r.diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials",
 			fmt.Sprintf("Both password (%s) and api_token (%s) are set. Set only one: api_token for single sign-on or "+
 				"two-factor users, password otherwise.", envPassword, envAPIToken))
-	case cfg.Username == "" && (cfg.Password != "" || cfg.APIToken != ""):
-		r.diags.AddAttributeError(path.Root("username"), "Missing username",
-			fmt.Sprintf("A password or api_token needs a user name. Set \"username\" in the provider block or the %s "+
-				"environment variable.", envUsername))
-	case cfg.Password == "" && cfg.APIToken == "":
+	case errors.Is(err, client.ErrMissingCredentials):
 		r.diags.AddError("Missing credentials",
 			fmt.Sprintf("The provider needs credentials to obtain a JWT. Set \"username\" (%s) with \"password\" (%s) "+
 				"or \"api_token\" (%s), or set \"jwt\" (%s) to a token issued elsewhere.",
 				envUsername, envPassword, envAPIToken, envJWT))
+	case errors.Is(err, client.ErrMissingUsername):
+		r.diags.AddAttributeError(path.Root("username"), "Missing username",
+			fmt.Sprintf("A password or api_token needs a user name. Set \"username\" in the provider block or the %s "+
+				"environment variable.", envUsername))
 	}
 }
 
@@ -252,34 +257,6 @@ func origin(fromEnv bool, env string) string {
 		return " (from the " + env + " environment variable)"
 	}
 	return ""
-}
-
-// checkHTTPURL accepts absolute http and https URLs without credentials, query
-// or fragment. A URL with credentials is quoted without them.
-func checkHTTPURL(s string) error {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil {
-		return fmt.Errorf("%q is not a valid URL", s)
-	}
-	shown := s
-	if u.User != nil {
-		bare := *u
-		bare.User = nil
-		shown = bare.String()
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("%q must start with http:// or https://", shown)
-	case u.Host == "":
-		return fmt.Errorf("%q has no host", shown)
-	case u.User != nil:
-		return fmt.Errorf("%q must not carry credentials (user:password@); set username with password or api_token instead", shown)
-	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("%q must not have a query or fragment", shown)
-	case s != strings.TrimSpace(s):
-		return fmt.Errorf("%q has leading or trailing white space", s)
-	}
-	return nil
 }
 
 // parsePositiveDuration parses a Go duration that must be greater than zero.

@@ -6,12 +6,6 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
-// Allowed values of the subscription enums, as the spec lists them.
-var (
-	destinationTypes = []string{"EVENT_STREAMS", "EMAIL"}
-	logLevels        = []string{"INFO", "WARNING", "ERROR"}
-)
-
 // subscriptionModel is a subscription as the resource, the eventnotify_subscription
 // data source and the elements of eventnotify_subscriptions hold it.
 type subscriptionModel struct {
@@ -42,7 +36,7 @@ func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionM
 		AccountID:                   types.StringValue(accountID),
 		EventName:                   newEventName(s.EventName),
 		DestinationType:             types.StringValue(s.DestinationType),
-		LogLevel:                    types.StringValue(client.CanonicalLogLevel(s.LogLevel)),
+		LogLevel:                    types.StringValue(s.LogLevel),
 		EventStreamsEnvironmentID:   optionalString(s.EventStreamsEnvironment),
 		EventStreamsEnvironmentName: optionalString(s.EventStreamsEnvironmentName),
 		EventStreamsTopic:           optionalString(s.EventStreamsTopic),

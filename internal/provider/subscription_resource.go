@@ -4,15 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -42,89 +36,11 @@ func (r *SubscriptionResource) Metadata(_ context.Context, req resource.Metadata
 
 // Schema describes the subscription.
 func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A subscription binds a platform event to a destination and a minimum log level: when the " +
 			"event occurs at that level or above, the service notifies the destination. Only the destination type " +
 			"`EVENT_STREAMS` is delivered by the service today; `EMAIL` is accepted with a warning.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Subscription id (a UUID) that the service assigns.",
-				Computed:            true,
-				PlanModifiers:       keep,
-			},
-			"account_id": schema.StringAttribute{
-				MarkdownDescription: "Account that owns the subscription. Defaults to the provider's `account_id`. " +
-					"Changing it replaces the subscription.",
-				Optional:      true,
-				Computed:      true,
-				Validators:    []validator.String{notBlank(), printable()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"event_name": schema.StringAttribute{
-				MarkdownDescription: "Name of the platform event, as the `eventnotify_events` data source lists it. " +
-					"Compared without regard to case: the service's own spellings (`Atom.Status`, `ATOM.STATUS`) cause no diff.",
-				Required:   true,
-				CustomType: eventNameType{},
-				Validators: []validator.String{notBlank(), printable(), stringvalidator.LengthAtMost(256)},
-			},
-			"destination_type": schema.StringAttribute{
-				MarkdownDescription: "Where notifications go: `EVENT_STREAMS` or `EMAIL`. The service delivers to " +
-					"`EVENT_STREAMS` only today; `EMAIL` is accepted by its API and planned with a warning.",
-				Required:   true,
-				Validators: []validator.String{stringvalidator.OneOf(destinationTypes...)},
-			},
-			"log_level": schema.StringAttribute{
-				MarkdownDescription: "Minimum log level that triggers a notification: `INFO`, `WARNING` or `ERROR`.",
-				Required:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
-			},
-			"event_streams_environment_id": schema.StringAttribute{
-				MarkdownDescription: "Event streams environment id, for `EVENT_STREAMS` destinations.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank(), printable()},
-			},
-			"event_streams_environment_name": schema.StringAttribute{
-				MarkdownDescription: "Event streams environment name, for `EVENT_STREAMS` destinations.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank(), printable()},
-			},
-			"event_streams_topic": schema.StringAttribute{
-				MarkdownDescription: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank(), printable()},
-			},
-			"enabled": schema.BoolAttribute{
-				MarkdownDescription: "Whether the subscription is active. Default `true`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             booldefault.StaticBool(true),
-			},
-			"destination_email": schema.StringAttribute{
-				MarkdownDescription: "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations. " +
-					"Known at plan time while `destination_type` is unchanged.",
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{useStateWhileUnchanged(path.Root("destination_type"))},
-			},
-			"created_date": schema.Int64Attribute{
-				MarkdownDescription: "Creation time, Unix milliseconds.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"last_updated_date": schema.Int64Attribute{
-				MarkdownDescription: "Time of the last update, Unix milliseconds.",
-				Computed:            true,
-			},
-			"created_by": schema.StringAttribute{
-				MarkdownDescription: "Email of the user who created the subscription.",
-				Computed:            true,
-				PlanModifiers:       keep,
-			},
-			"last_updated_by": schema.StringAttribute{
-				MarkdownDescription: "Email of the user who last updated the subscription.",
-				Computed:            true,
-			},
-		},
+		Attributes: subscriptionResourceAttributes(),
 	}
 }
 
@@ -180,8 +96,8 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 }
 
 // Read refreshes the subscription from the client's per-account listing
-// (operation 1, page by page, shared by every Read of the account in this
-// provider instance), falling back to operation 6 for an id the listing does
+// (listSubscribedEventsForAccount, page by page, shared by every Read of the account in this
+// provider instance), falling back to getSubscribedEventForAccount for an id the listing does
 // not hold. A subscription deleted outside Terraform (the service's 404) is
 // removed from state so that it is planned again.
 func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -206,7 +122,7 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
 }
 
-// Update changes the subscription in place through operation 7.
+// Update changes the subscription in place through updateSubscription.
 func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan subscriptionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -227,7 +143,7 @@ func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Delete deletes the subscription through operation 8; one that is already
+// Delete deletes the subscription through deleteSubscription; one that is already
 // gone counts as deleted.
 func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state subscriptionModel
@@ -244,11 +160,7 @@ func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 
 // ImportState accepts <subscription_id> or <account_id>/<subscription_id>.
 func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defaultAccount := ""
-	if r.data != nil {
-		defaultAccount = r.data.accountID
-	}
-	account, id, err := parseSubscriptionImportID(req.ID, defaultAccount)
+	account, id, err := parseSubscriptionImportID(req.ID, r.data.account(types.StringNull()))
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import id", err.Error())
 		return
