@@ -31,6 +31,8 @@ type Client struct {
 	tokens     tokenCache
 	listings   listingCache // per-account listings behind ReadSubscription
 	claims     claimSet     // subscription IDs handed to callers, never adopted for another
+	creates    *batchQueue[SubscriptionInput, *Subscription]
+	deletes    *batchQueue[string, deleted]
 	now        func() time.Time
 }
 
@@ -51,6 +53,8 @@ func New(cfg Config) (*Client, error) {
 	c.httpClient = newHTTPClient(cfg.HTTPClient, c.limiter, cfg.RequestTimeout)
 	c.tokens.entries = make(map[string]cachedToken)
 	c.secrets = secretValues(cfg)
+	c.creates = newBatchQueue(cfg, c.sendCreates)
+	c.deletes = newBatchQueue(cfg, c.sendDeletes)
 	return c, nil
 }
 

@@ -97,6 +97,17 @@ type Config struct {
 	// (default 100, the largest page the service is known to accept; a service that
 	// clamps it to less still pages correctly).
 	ListPageSize int
+	// MaxBatchSize is the most subscriptions that one request of CreateSubscriptionBatched or
+	// DeleteSubscriptionBatched carries (default DefaultMaxBatchSize); 1 sends every write on
+	// its own.
+	MaxBatchSize int
+	// BatchWindow is how long a batched write waits for others to share its request (default
+	// DefaultBatchWindow).
+	BatchWindow time.Duration
+	// BatchReady, when set, replaces the batch window: a batch is sent as soon as it is full or
+	// BatchReady returns true for its account and number of writes. It makes batching
+	// deterministic in tests.
+	BatchReady func(accountID string, pending int) bool
 	// ListCacheTTL is how long ReadSubscription serves reads from one listing of an
 	// account (default 1 minute); a negative value disables the listing cache, so that
 	// ReadSubscription is GetSubscription. See subscription_cache.go.
@@ -175,6 +186,15 @@ func (c Config) normalize() (Config, error) {
 	}
 	if c.UserAgent == "" {
 		c.UserAgent = defaultUserAgent
+	}
+	if c.MaxBatchSize <= 0 {
+		c.MaxBatchSize = DefaultMaxBatchSize
+	}
+	if c.BatchWindow < 0 {
+		errs = append(errs, fmt.Errorf("the batch window must not be negative, got %s", c.BatchWindow))
+	}
+	if c.BatchWindow == 0 {
+		c.BatchWindow = DefaultBatchWindow
 	}
 	if c.ListPageSize <= 0 {
 		c.ListPageSize = defaultListPageSize

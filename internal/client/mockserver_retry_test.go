@@ -101,7 +101,8 @@ func wantStored(t *testing.T, e *itEnv, o op, succeeded bool) {
 	}
 }
 
-// GET, PUT and DELETE are retried on 429, 502, 503 and 504; POST and PATCH only on 429.
+// GET, PUT, DELETE and the bulk delete (deleting by ID is idempotent) are retried on 429, 502,
+// 503 and 504; POST only on 429.
 func TestMockRetriedStatuses(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -123,6 +124,7 @@ func TestMockRetriedStatuses(t *testing.T) {
 		{"destination types 429", opDestinationTypes, http.StatusTooManyRequests, 1},
 		{"create 429 twice", opCreate, http.StatusTooManyRequests, 2},
 		{"bulk 429", opBulk, http.StatusTooManyRequests, 1},
+		{"bulk delete 503", opBulk, http.StatusServiceUnavailable, 1},
 		{"topic 429", opTopic, http.StatusTooManyRequests, 1},
 	}
 	for _, tt := range tests {
@@ -169,7 +171,6 @@ func TestMockNotRetried(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"bulk 503", opBulk, http.StatusServiceUnavailable, "Injected fault"},
 		{"bulk 500", opBulk, http.StatusInternalServerError, "An unexpected error occurred"},
 		{"topic 503", opTopic, http.StatusServiceUnavailable, "Injected fault"},
 		{"topic 500", opTopic, http.StatusInternalServerError, "An unexpected error occurred"},
@@ -233,7 +234,8 @@ func TestMockJWTEndpointRetried(t *testing.T) {
 	e.wantCount(http.MethodGet, mockserver.RouteEvents, 1)
 }
 
-// A dropped connection: GET is retried, POST and PATCH are not (the request was sent).
+// A dropped connection: GET, PUT, DELETE and the bulk delete are retried, POST is not (the
+// request was sent).
 func TestMockDroppedConnection(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -246,7 +248,7 @@ func TestMockDroppedConnection(t *testing.T) {
 		{"events", opEvents, true},
 		{"update (PUT)", opUpdate, true},
 		{"delete", opDelete, true},
-		{"bulk (PATCH)", opBulk, false},
+		{"bulk delete (PATCH)", opBulk, true},
 		{"topic (POST)", opTopic, false},
 	}
 	for _, tt := range tests {

@@ -34,6 +34,7 @@ type httpRequest struct {
 	otp       string
 	logBodies bool // TRACE-log bodies (never for the JWT endpoint)
 	auth      bool // the JWT endpoint (auth_url), not the service (base_url)
+	repeat    bool // may be repeated after the service may have acted (idempotent)
 }
 
 // httpResponse is the final answer of a call.
@@ -57,7 +58,8 @@ type serviceCall struct {
 	accountID string // whose JWT authenticates the call
 	path      string // relative to the base URL
 	query     url.Values
-	in        any // JSON-encoded request body, or nil
+	in        any  // JSON-encoded request body, or nil
+	repeat    bool // a write that may be repeated although its method is not idempotent
 }
 
 // call runs a service operation: it encodes the body, obtains the account's JWT, sends the
@@ -94,6 +96,7 @@ func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error
 		body:      body,
 		bearer:    token,
 		logBodies: true,
+		repeat:    sc.repeat,
 	}
 	resp, err := c.send(ctx, req)
 	if err != nil {
@@ -169,9 +172,9 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 	if r.logBodies {
 		logBody(ctx, "eventnotify API request body", r.operation, r.body)
 	}
-	resp, err := c.retryClient(ctx, r.method).Do(req)
+	resp, err := c.retryClientSafe(ctx, r.repeat || idempotent(r.method)).Do(req)
 	if err != nil {
-		maybeSent := !idempotent(r.method) && mayHaveReachedServer(ctx, err)
+		maybeSent := !r.repeat && !idempotent(r.method) && mayHaveReachedServer(ctx, err)
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", ctxErr, err)
 		}

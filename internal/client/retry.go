@@ -33,8 +33,14 @@ const (
 // http.Client and limiter, logs through tflog on ctx, retries what is safe for method, and
 // waits at most maxTotalWait between attempts in all.
 func (c *Client) retryClient(ctx context.Context, method string) *retryablehttp.Client {
+	return c.retryClientSafe(ctx, idempotent(method))
+}
+
+// retryClientSafe is retryClient for a request that may (safe) or may not be repeated after
+// the service may have acted on it.
+func (c *Client) retryClientSafe(ctx context.Context, safe bool) *retryablehttp.Client {
 	budget := &waitBudget{ctx: ctx, left: maxTotalWait, backoff: c.backoff}
-	policy := retryPolicy(method)
+	policy := retryPolicySafe(safe)
 	return &retryablehttp.Client{
 		HTTPClient:   c.httpClient,
 		Logger:       leveledLogger{ctx: ctx},
@@ -102,7 +108,12 @@ func idempotent(method string) bool {
 // answer of a create that the caller cancelled while it was in flight (see transport) is
 // how the caller learns what the service created.
 func retryPolicy(method string) retryablehttp.CheckRetry {
-	safe := idempotent(method)
+	return retryPolicySafe(idempotent(method))
+}
+
+// retryPolicySafe is retryPolicy for a request that may (safe) or may not be repeated after
+// the service may have acted on it.
+func retryPolicySafe(safe bool) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil && (err != nil || retryableStatus(resp, safe)) {
 			return false, ctxErr

@@ -42,6 +42,10 @@ func TestRetries(t *testing.T) {
 	list := func(ctx context.Context, c *Client) error { _, err := c.ListEvents(ctx); return err }
 	post := func(ctx context.Context, c *Client) error { _, err := c.CreateSubscriptions(ctx, "", nil); return err }
 	patch := func(ctx context.Context, c *Client) error {
+		_, err := c.BulkUpdateSubscriptions(ctx, "", []Subscription{{ID: "a"}})
+		return err
+	}
+	bulkDelete := func(ctx context.Context, c *Client) error {
 		_, err := c.BulkDeleteSubscriptions(ctx, "", []string{"a"})
 		return err
 	}
@@ -72,6 +76,7 @@ func TestRetries(t *testing.T) {
 		{"POST 429 retried", post, []int{429, 429}, nil, okCreate, 3, 3, 0},
 		{"PATCH 503 not retried", patch, []int{503}, nil, okBulk, 3, 1, 503},
 		{"PATCH 429 retried", patch, []int{429}, nil, okBulk, 3, 2, 0},
+		{"bulk delete 503 retried", bulkDelete, []int{503}, nil, okBulk, 3, 2, 0},
 		{"PUT 502 retried", put, []int{502}, nil, okReplace, 3, 2, 0},
 		{"DELETE 504 retried", del, []int{504, 503}, nil, okNoBody, 3, 3, 0},
 		{"DELETE 409 not retried", del, []int{409}, nil, okNoBody, 3, 1, 409},

@@ -25,6 +25,12 @@ func clientErrorDetail(err error) string {
 	if errors.As(err, &unknown) {
 		return unknownOutcomeDetail(unknown)
 	}
+	var item *client.ItemError
+	if errors.As(err, &item) {
+		return fmt.Sprintf("The service answered %q for subscription %s with HTTP %d %s: %s\n\nThe other subscriptions "+
+			"of the same request are not affected. Run terraform plan to see the subscription's current state.",
+			item.Operation, item.SubscriptionID, item.HTTPEquivalentCode, http.StatusText(item.HTTPEquivalentCode), item.Message)
+	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
 		switch {

@@ -110,7 +110,7 @@ func TestAccFault_throttled429(t *testing.T) {
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{{
-			Config: m.providerBlockRetries(5) + manyConfig(20),
+			Config: m.providerBlockRetries(5, "max_batch_size = 1") + manyConfig(20),
 			Check: resource.ComposeTestCheckFunc(
 				m.checkStateMatchesMock(20),
 				func(*terraform.State) error {

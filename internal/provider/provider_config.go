@@ -31,6 +31,8 @@ const (
 	envMaxRetries           = "EVENTNOTIFY_MAX_RETRIES"
 	envMaxRequestsPerSecond = "EVENTNOTIFY_MAX_REQUESTS_PER_SECOND"
 	envRequestTimeout       = "EVENTNOTIFY_REQUEST_TIMEOUT"
+	envMaxBatchSize         = "EVENTNOTIFY_MAX_BATCH_SIZE"
+	envBatchWindow          = "EVENTNOTIFY_BATCH_WINDOW"
 )
 
 // Defaults of the optional arguments.
@@ -38,6 +40,9 @@ const (
 	defaultMaxRetries        = 5
 	defaultRequestsPerSecond = 10.0
 	defaultRequestTimeout    = "30s"
+	defaultBatchWindow       = "50ms"
+	// maxBatchSize bounds max_batch_size: the service documents no limit per request.
+	maxBatchSize = 1000
 )
 
 // urlAdvice says what base_url and auth_url must be.
@@ -85,7 +90,9 @@ func resolveSettings(m providerModel, env func(string) (string, bool)) (client.C
 	cfg.AuthURL = r.address(m.AuthURL, "auth_url", envAuthURL, region.AuthURL, regionName, ok, !jwtOnly)
 	r.credentials(cfg)
 
-	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries))
+	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries, 0, 100))
+	cfg.MaxBatchSize = int(r.integer(m.MaxBatchSize, "max_batch_size", envMaxBatchSize, client.DefaultMaxBatchSize, 1, maxBatchSize))
+	cfg.BatchWindow = r.duration(m.BatchWindow, "batch_window", envBatchWindow, defaultBatchWindow)
 	cfg.RequestsPerSecond = r.float(m.MaxRequestsPerSecond, "max_requests_per_second", envMaxRequestsPerSecond, defaultRequestsPerSecond)
 	cfg.RequestTimeout = r.duration(m.RequestTimeout, "request_timeout", envRequestTimeout, defaultRequestTimeout)
 
@@ -192,7 +199,7 @@ func (r *settingsResolver) credentials(cfg client.Config) {
 }
 
 // integer resolves a whole-number argument.
-func (r *settingsResolver) integer(v types.Int64, name, env string, def int64) int64 {
+func (r *settingsResolver) integer(v types.Int64, name, env string, def, min, max int64) int64 {
 	if r.unknown(v, name, env) {
 		return def
 	}
@@ -204,8 +211,8 @@ func (r *settingsResolver) integer(v types.Int64, name, env string, def int64) i
 		return def
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n < 0 || n > 100 {
-		r.invalid(name, env, fmt.Sprintf("%s=%q is not a whole number from 0 to 100.", env, s))
+	if err != nil || n < min || n > max {
+		r.invalid(name, env, fmt.Sprintf("%s=%q is not a whole number from %d to %d.", env, s, min, max))
 		return def
 	}
 	return n

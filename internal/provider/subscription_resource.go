@@ -70,10 +70,11 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 }
 
-// Create creates the subscription through createSubscriptions with a one-item
-// list. The client settles a lost answer by reading the account (it adopts
-// what the request created, or creates it once); when it cannot, the error
-// names the candidates and how to import them.
+// Create creates the subscription through createSubscriptions, in one request
+// with the other creates of the account that arrive within batch_window. The
+// client settles a lost answer by reading the account (it adopts what the
+// request created, or creates it once); when it cannot, the error names the
+// candidates and how to import them.
 func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan subscriptionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -82,15 +83,15 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	account := plan.AccountID.ValueString()
 
-	created, err := r.data.client.CreateSubscriptions(ctx, account, []client.SubscriptionInput{plan.input()})
+	created, err := r.data.client.CreateSubscriptionBatched(ctx, account, plan.input())
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Unable to create subscription", err)
-		if len(created) != 1 || created[0].ID == "" {
+		if created == nil || created.ID == "" {
 			return
 		}
 		// The subscription exists all the same: keep it in state (Terraform marks it tainted).
 	}
-	state := subscriptionFromAPI(account, &created[0])
+	state := subscriptionFromAPI(account, created)
 	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -143,8 +144,9 @@ func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Delete deletes the subscription through deleteSubscription; one that is already
-// gone counts as deleted.
+// Delete deletes the subscription, in one bulk delete with the other deletes
+// of the account that arrive within batch_window (alone, through
+// deleteSubscription); one that is already gone counts as deleted.
 func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state subscriptionModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -152,8 +154,7 @@ func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	id := state.ID.ValueString()
-	err := r.data.client.DeleteSubscription(ctx, state.AccountID.ValueString(), id)
-	if err != nil && !errors.Is(err, client.ErrNotFound) {
+	if err := r.data.client.DeleteSubscriptionBatched(ctx, state.AccountID.ValueString(), id); err != nil {
 		addClientError(&resp.Diagnostics, "Unable to delete subscription "+id, err)
 	}
 }
