@@ -166,7 +166,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away; nothing is written (status 0)
 	}
 
-	if f, ok := s.takeFault(r.Method, m.route); ok {
+	if f, ok := s.takeFault(r.Method, m.route, false); ok {
 		if f.Drop {
 			// The client sees the closed connection at once and may retry, and a test may
 			// read the counters, before this handler returns: record the request first.
@@ -176,6 +176,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFault(rec, r, f)
 		return
 	}
+	if !s.hasAfterWorkFaults() {
+		s.serveOperation(rec, r, m, found)
+		return
+	}
+	// An AfterWork fault may replace the answer once the operation has done its work: the
+	// answer is held back until that is decided.
+	held := newHeldResponse()
+	s.serveOperation(held, r, m, found)
+	if held.status >= 200 && held.status < 300 {
+		if f, ok := s.takeFault(r.Method, m.route, true); ok {
+			if f.Drop {
+				s.record(r.Method, m.route, r.URL.Path, 0, start)
+				recorded = true
+			}
+			s.serveFault(rec, r, f)
+			return
+		}
+	}
+	held.sendTo(rec)
+}
+
+// serveOperation answers a request that no fault answered: the method check,
+// authentication and the operation.
+func (s *Server) serveOperation(rec http.ResponseWriter, r *http.Request, m routeMatch, found bool) {
 	if !found {
 		writeError(rec, r, http.StatusNotFound, errRouteNotFound, "No endpoint "+r.Method+" "+r.URL.Path)
 		return
