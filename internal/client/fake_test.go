@@ -16,7 +16,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// This file is a small fake of the service, written from the specification for these unit
+// This file is fakeAPI, a small scripted fake of the service, written from SERVICE.md for these unit
 // tests only: a JWT endpoint issuing real signed tokens and a bearer check in front of a
 // per-test handler for the /rest/v1 paths.
 

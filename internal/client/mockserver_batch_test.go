@@ -37,7 +37,7 @@ func parallel(n int, f func(i int)) {
 // gets the subscription made from its own input.
 func TestMockBatchedCreates(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client(readyAt(8))
 	got := make([]*client.Subscription, 8)
 	errs := make([]error, 8)
@@ -66,7 +66,7 @@ func TestMockBatchedCreates(t *testing.T) {
 // created and only the invalid one fails, with the service's message.
 func TestMockBatchedCreateRefusedItem(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client(readyAt(8))
 	errs := make([]error, 8)
 	parallel(8, func(i int) {
@@ -95,7 +95,7 @@ func TestMockBatchedCreateRefusedItem(t *testing.T) {
 // Concurrent deletes share one bulk delete; a subscription already gone counts as deleted.
 func TestMockBatchedDeletes(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	seeded := e.seed(itAccount, 6)
 	c := e.client(readyAt(6))
 	e.mock.DeleteSubscriptionDirect(itAccount, seeded[2].SubscriptionID)
@@ -116,7 +116,7 @@ func TestMockBatchedDeletes(t *testing.T) {
 // With MaxBatchSize 1 every write is its own request, the single-item operation of today.
 func TestMockUnbatchedWrites(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client(func(c *client.Config) { c.MaxBatchSize = 1 })
 	ids := make([]string, 4)
 	parallel(4, func(i int) {
@@ -141,7 +141,7 @@ func TestMockUnbatchedWrites(t *testing.T) {
 // the cancelled one is not.
 func TestMockBatchCallerCancelledBeforeSend(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	joined := make(chan struct{}, 3)
 	release := make(chan struct{})
 	c := e.client(func(c *client.Config) {

@@ -13,7 +13,7 @@ import (
 // bulkOperationsOnSubscriptionsForAccount, delete: 207 with one status per item, in order, the ids echoed.
 func TestMockBulkDelete(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	subs := e.seed(itAccount, 3)
 	c := e.client()
 	missing := uuid.NewString()
@@ -45,7 +45,7 @@ func TestMockBulkDelete(t *testing.T) {
 // fields must be accepted.
 func TestMockBulkUpdate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 4)
 	c := e.client()
 	subs, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
@@ -158,7 +158,7 @@ func TestMockBulkRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			subs := e.seed(itAccount, 1)
 			var c *client.Client
 			if tt.body != "" {

@@ -61,7 +61,7 @@ func TestMockValidationMessages(t *testing.T) {
 			}
 			t.Run(op.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				e := newEnv(t, mockserver.Config{})
+				e := newMockEnv(t, mockserver.Config{})
 				before := e.seed(itAccount, 2)
 				c := e.client()
 				err := op.call(c, before[0].SubscriptionID, tt.in)
@@ -107,7 +107,7 @@ func TestMockInvalidBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			subs := e.seed(itAccount, 1)
 			c := e.client(rewriteBodies(tt.method, tt.body))
 			var err error
@@ -134,7 +134,7 @@ func TestMockInvalidBodies(t *testing.T) {
 // A {subscriptionId} that is not a uuid is a 400 on getSubscribedEventForAccount, updateSubscription and deleteSubscription.
 func TestMockInvalidSubscriptionID(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 1)
 	c := e.client()
 	const id = "not-a-uuid"
@@ -174,7 +174,7 @@ func TestMockNotFound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, tt.seed)
 			err := tt.call(e.client())
 			wantErrorBody(t, wantAPIError(t, err, http.StatusNotFound, tt.msg), "Entity not found", tt.path)
@@ -188,7 +188,7 @@ func TestMockNotFound(t *testing.T) {
 // 500: the spec's body with an errorId; never retried, not even for GET.
 func TestMockInternalServerError(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	subs := e.seed(itAccount, 1)
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscription, Status: http.StatusInternalServerError, Count: 1})
 	c := e.client()
@@ -238,7 +238,7 @@ func TestMockUnauthorized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{Users: users})
+			e := newMockEnv(t, mockserver.Config{Users: users})
 			c := e.client(tt.mod)
 			_, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
 			apiErr := wantAPIError(t, err, http.StatusUnauthorized)
@@ -273,7 +273,7 @@ func TestMockUnauthorizedServiceCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client(func(c *client.Config) {
 				c.JWT, c.AuthURL, c.Username, c.Password = tt.token(e.mock), "", "", ""
 			})
@@ -301,7 +301,7 @@ func TestMockForbidden(t *testing.T) {
 	t.Parallel()
 	t.Run("JWT endpoint", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itAccount}}}})
+		e := newMockEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itAccount}}}})
 		c := e.client()
 		if _, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{}); err != nil {
 			t.Fatalf("own account: %v", err)
@@ -318,7 +318,7 @@ func TestMockForbidden(t *testing.T) {
 	})
 	t.Run("service", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t, mockserver.Config{})
+		e := newMockEnv(t, mockserver.Config{})
 		e.seed(itOther, 1)
 		token := e.mock.IssueJWT(itAccount, itUser, time.Now().Add(time.Hour))
 		c := e.client(func(c *client.Config) { c.JWT, c.AuthURL, c.Username, c.Password = token, "", "", "" })
@@ -385,7 +385,7 @@ func TestMockListInvalidSort(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, 1)
 			_, err := e.client().ListSubscriptions(ctx(t), itAccount, tt.opts)
 			wantErrorBody(t, wantAPIError(t, err, http.StatusBadRequest, tt.msg), "Bad Request", subsPath(itAccount))

@@ -29,7 +29,7 @@ func TestMockCreateLostBeforeWork(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, 2)
 			c := e.client()
 			if _, err := c.Token(ctx(t), itAccount); err != nil {
@@ -56,7 +56,7 @@ func TestMockCreateLostBeforeWork(t *testing.T) {
 // retried as before, and no read of the account is needed.
 func TestMockCreateThrottledNotReconciled(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client(func(c *client.Config) { c.MaxRetries = 0 })
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
 		Status: http.StatusServiceUnavailable, RetryAfter: time.Second, Count: 1})
@@ -72,7 +72,7 @@ func TestMockCreateThrottledNotReconciled(t *testing.T) {
 // the client creates nothing more and names the candidates.
 func TestMockCreateLostAmbiguous(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 	in := validInput("C1")
 	// Two recent subscriptions of the same content by the same user, unknown to this client.
@@ -125,7 +125,7 @@ func TestMockCreateLostIgnoresOldAndForeign(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client()
 			in := validInput("C1")
 			at := time.Now().Add(-tt.age).UnixMilli()
@@ -156,7 +156,7 @@ func TestMockCreateLostIgnoresOldAndForeign(t *testing.T) {
 // another create, even with the same content and a recent date.
 func TestMockCreateLostNeverAdoptsClaimed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 	in := validInput("C1")
 	first, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
@@ -180,7 +180,7 @@ func TestMockCreateLostNeverAdoptsClaimed(t *testing.T) {
 // read's error, and creates nothing more.
 func TestMockCreateLostReadFails(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client(func(c *client.Config) { c.MaxRetries = 0 })
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusBadGateway, Count: 1})
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Count: 1})

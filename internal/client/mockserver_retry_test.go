@@ -74,7 +74,7 @@ var (
 // wantStored checks how many subscriptions and topic subscriptions the mock holds after op
 // ran successfully exactly once on an account seeded with 2 subscriptions: a retry of a
 // non-idempotent request must never leave a duplicate.
-func wantStored(t *testing.T, e *itEnv, o op, succeeded bool) {
+func wantStored(t *testing.T, e *mockEnv, o op, succeeded bool) {
 	t.Helper()
 	wantSubs, wantTopicSubs := 2, 0
 	if succeeded {
@@ -130,7 +130,7 @@ func TestMockRetriedStatuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			seeded := e.seed(itAccount, 2)
 			c := e.client()
 			e.mock.InjectFault(mockserver.Fault{Method: tt.op.method, Route: tt.op.route, Status: tt.status, Count: tt.count})
@@ -148,7 +148,7 @@ func TestMockRetriedStatuses(t *testing.T) {
 // seconds, so this test takes about a second; nothing asserts the time).
 func TestMockRetryAfterOnPost(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	seeded := e.seed(itAccount, 2)
 	c := e.client()
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusTooManyRequests, Count: 1, RetryAfter: time.Millisecond})
@@ -183,7 +183,7 @@ func TestMockNotRetried(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			seeded := e.seed(itAccount, 2)
 			c := e.client()
 			e.mock.InjectFault(mockserver.Fault{Method: tt.op.method, Route: tt.op.route, Status: tt.status, Count: 1})
@@ -210,7 +210,7 @@ func TestMockRetriesExhausted(t *testing.T) {
 	for _, maxRetries := range []int{0, 1, 3} {
 		t.Run(fmt.Sprintf("MaxRetries=%d", maxRetries), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client(func(c *client.Config) { c.MaxRetries = maxRetries })
 			e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusServiceUnavailable})
 			_, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
@@ -223,7 +223,7 @@ func TestMockRetriesExhausted(t *testing.T) {
 // The JWT endpoint is a GET: retried on 503; its 429 with a share of requests too.
 func TestMockJWTEndpointRetried(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 	e.mock.InjectFault(mockserver.Fault{Route: mockserver.RouteJWT, Status: http.StatusServiceUnavailable, Count: 2})
 	if _, err := c.ListEvents(ctx(t)); err != nil {
@@ -254,7 +254,7 @@ func TestMockDroppedConnection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			seeded := e.seed(itAccount, 2)
 			c := e.client()
 			if _, err := c.Token(ctx(t), itAccount); err != nil {
@@ -287,7 +287,7 @@ func TestMockDroppedConnection(t *testing.T) {
 // still succeeds after one retry.
 func TestMockRetryRatio(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 	if _, err := c.Token(ctx(t), itAccount); err != nil {
 		t.Fatalf("Token: %v", err)
@@ -307,7 +307,7 @@ func TestMockRetryRatio(t *testing.T) {
 // succeed and each reaches the mock once. Nothing asserts the time taken.
 func TestMockRateLimited(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 3)
 	c := e.client(func(c *client.Config) { c.RequestsPerSecond = 500 })
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteEvents, Status: http.StatusServiceUnavailable, Count: 2})

@@ -73,7 +73,7 @@ func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{MaxPageSize: tt.maxPageSize})
+			e := newMockEnv(t, mockserver.Config{MaxPageSize: tt.maxPageSize})
 			seeded := e.seed(itAccount, tt.n)
 			e.seed(itOther, 2) // another account's subscriptions are never listed
 			c := e.client()
@@ -99,7 +99,7 @@ func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 // listSubscribedEventsForAccount, one page at a time: the client reads the mock's paginationMetadata.
 func TestMockListSubscriptionsPageMetadata(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	seeded := e.seed(itAccount, 5)
 	c := e.client()
 	tests := []struct {
@@ -138,7 +138,7 @@ func TestMockListSubscriptionsEmptyAccount(t *testing.T) {
 	for _, status := range []int{http.StatusNoContent, http.StatusNotFound, http.StatusOK} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.mock.SetEmptyListStatus(status)
 			c := e.client()
 
@@ -183,7 +183,7 @@ func TestMockReplaceSubscriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			old := e.seed(itAccount, tt.seed)
 			c := e.client()
 			if len(tt.in) > 0 {
@@ -234,7 +234,7 @@ func TestMockCreateSubscriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			old := e.seed(itAccount, tt.seed)
 			c := e.client()
 
@@ -285,7 +285,7 @@ func checkCreated(t *testing.T, s client.Subscription, in client.SubscriptionInp
 }
 
 // wantLastStatus checks the status the mock recorded for the last request with method.
-func wantLastStatus(t *testing.T, e *itEnv, method string, want int) {
+func wantLastStatus(t *testing.T, e *mockEnv, method string, want int) {
 	t.Helper()
 	reqs := e.mock.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
@@ -303,7 +303,7 @@ func wantLastStatus(t *testing.T, e *itEnv, method string, want int) {
 // spec's 404 naming the account.
 func TestMockDeleteAllSubscriptions(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 3)
 	other := e.seed(itOther, 1)
 	c := e.client()
@@ -332,7 +332,7 @@ func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 	for name, shape := range shapes {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.mock.SetSingleShape(shape)
 			// Every field set, so that every JSON name is checked.
 			stored := e.mock.PutSubscription(itAccount, mockserver.Subscription{
@@ -400,7 +400,7 @@ func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 // deleteSubscription, then 404 on getSubscribedEventForAccount, updateSubscription and deleteSubscription for the deleted id.
 func TestMockDeleteSubscription(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	subs := e.seed(itAccount, 2)
 	c := e.client()
 	id := subs[0].SubscriptionID
@@ -433,7 +433,7 @@ func TestMockDeleteSubscription(t *testing.T) {
 // A full life cycle through the client only: create, list, get, update, delete.
 func TestMockSubscriptionLifeCycle(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 
 	created, err := c.CreateSubscriptions(ctx(t), "", []client.SubscriptionInput{validInput("A"), validInput("B"), validInput("C")})
@@ -475,7 +475,7 @@ func TestMockListSubscriptionsWrongBaseURL(t *testing.T) {
 	for _, suffix := range []string{"/rest/v1", "/api"} {
 		t.Run(suffix, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, 2)
 			e.mock.SetEmptyListStatus(http.StatusNotFound)
 			c := e.client(func(c *client.Config) { c.BaseURL = e.srv.URL + suffix })

@@ -14,7 +14,7 @@ import (
 // the topic.
 func TestMockCreateEventStreamTopic(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 	steps := []struct {
 		in        client.TopicInput
@@ -75,7 +75,7 @@ func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client()
 			_, err := c.CreateEventStreamTopic(ctx(t), itAccount, tt.in)
 			apiErr := wantAPIError(t, err, http.StatusBadRequest, tt.msgs...)
@@ -113,7 +113,7 @@ func TestMockCatalogues(t *testing.T) {
 		for _, empty := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/empty=%v", sh.name, empty), func(t *testing.T) {
 				t.Parallel()
-				e := newEnv(t, mockserver.Config{})
+				e := newMockEnv(t, mockserver.Config{})
 				e.mock.SetCatalogueShape(sh.shape)
 				ev, lv, ty := events, levels, types
 				if empty {
