@@ -11,7 +11,11 @@
 #   floor      N terraform_data resources (Terraform's built-in, no provider, no HTTP)
 #   0 ms       the provider, no injected latency, max_requests_per_second = 0
 #   20 ms      the provider, 20 ms per request,   max_requests_per_second = 0
-#   limit      (N = 100) the provider, 20 ms per request, the default limit (10 requests/s)
+#   limit      the provider, 20 ms per request, the default limit (10 requests/s), writes
+#              batched (the defaults): what users see
+#   single     as "limit", with max_batch_size = 1: every write on its own
+#   sdklogs    (N = 1000) as "0 ms", with the plugin SDK's loggers at TRACE (TF_LOG_SDK=TRACE),
+#              which is what they did before main.go turned them off without a TF_LOG* variable
 #   nolog      (N = 1000) as "0 ms", with the plugin SDK's logs turned off (TF_LOG_SDK=OFF,
 #              TF_LOG_SDK_PROTO=OFF, TF_LOG_SDK_FRAMEWORK=OFF, TF_LOG_PROVIDER=OFF): a
 #              diagnostic of where the time goes
@@ -233,6 +237,7 @@ step() {
         else if (r ~ /subscriptions$/ && m == "POST") { name = "create"; rank = 4 }
         else if (r ~ /[{]subscriptionId[}]$/ && m == "PUT") { name = "update"; rank = 5 }
         else if (r ~ /[{]subscriptionId[}]$/ && m == "DELETE") { name = "delete"; rank = 6 }
+        else if (r ~ /subscriptions$/ && m == "PATCH") { name = "bulk"; rank = 7 }
         part[rank] = part[rank] (part[rank] == "" ? "" : ", ") name " " $3
       }
       END { for (i = 1; i <= 9; i++) if (part[i] != "") out = out (out == "" ? "" : ", ") part[i]; print out }' <<<"$stats")
@@ -274,9 +279,11 @@ for n in $SIZES; do
   scenario floor "$n" floor 0ms 0 ""
   scenario 0ms "$n" provider 0ms 0 "$unlimited"
   scenario 20ms "$n" provider 20ms 0 "$unlimited"
-  if [ "$n" = 100 ]; then scenario limit "$n" provider 20ms 0 ""; fi
+  scenario limit "$n" provider 20ms 0 ""
+  scenario single "$n" provider 20ms 0 "max_batch_size = 1"
   if [ "$n" = 1000 ]; then
     scenario nolog "$n" provider 0ms 0 "$unlimited" "${nolog[@]}"
+    scenario sdklogs "$n" provider 0ms 0 "$unlimited" TF_LOG_SDK=TRACE
     scenario 10k "$n" provider 0ms $((ACCOUNT_SIZE - n)) "$unlimited"
   fi
 done
@@ -324,7 +331,9 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
       title["floor"] = "Floor: terraform_data"
       title["0ms"] = "Provider, no latency, max_requests_per_second = 0"
       title["20ms"] = "Provider, 20 ms per request, max_requests_per_second = 0"
-      title["limit"] = "Provider, 20 ms per request, default limit (10 requests/s): what users see"
+      title["limit"] = "Provider, 20 ms per request, default limit (10 requests/s), batched writes (the defaults): what users see"
+      title["single"] = "Provider, 20 ms per request, default limit (10 requests/s), max_batch_size = 1 (every write on its own)"
+      title["sdklogs"] = "Diagnostic: provider, no latency, unlimited, plugin SDK logs at TRACE (as before they were turned off)"
       title["nolog"] = "Diagnostic: provider, no latency, unlimited, plugin SDK logs off"
       title["10k"] = "Provider, no latency, unlimited, in an account of 10,000 subscriptions"
     }
@@ -384,6 +393,40 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
         if (!((r, "plan") in wall)) continue
         printf "| %s, plan -refresh=false (no Read, no HTTP) | %s | %s | %s | %.2f | %s |\n", names[j], wall[r, "plan-norefresh"], req[r, "plan-norefresh"], cpu[r, "plan-norefresh"], cpu[r, "plan-norefresh"] - pcpu[r, "plan-norefresh"], pcpu[r, "plan-norefresh"]
         printf "| %s, plan (refresh) | %s | %s | %s | %.2f | %s |\n", names[j], wall[r, "plan"], req[r, "plan"], cpu[r, "plan"], cpu[r, "plan"] - pcpu[r, "plan"], pcpu[r, "plan"]
+      }
+    }' "$results"
+  echo
+  echo "## Batched writes at the default request limit (10 requests/s, 20 ms per request)"
+  echo
+  awk -F'\t' '
+    ($1 == "floor" || $1 == "limit" || $1 == "single") { wall[$1, $2, $3] = $4; req[$1, $2, $3] = $11; routes[$1, $2, $3] = $12; sizes[$2] = 1 }
+    END {
+      print "| N | step | floor s | batched s (x floor) | requests | one write per request s (x floor) | requests |"
+      print "|---:|---|---:|---|---|---|---|"
+      for (n in sizes) {
+        split("apply apply10 destroy plan", steps, " ")
+        for (i = 1; i <= 4; i++) {
+          s = steps[i]; f = wall["floor", n, s]
+          if (!(("limit", n, s) in wall) || f <= 0) continue
+          printf "| %s | %s | %s | %s (%.2f) | %s | %s (%.2f) | %s |\n", n, s, f, wall["limit", n, s], wall["limit", n, s] / f, routes["limit", n, s],
+            wall["single", n, s], wall["single", n, s] / f, routes["single", n, s]
+        }
+      }
+    }' "$results"
+  echo
+  echo "## The no-change plan before and after the SDK's loggers were turned off (N = 1000, no latency)"
+  echo
+  awk -F'\t' '
+    $2 == 1000 && ($1 == "floor" || $1 == "0ms" || $1 == "sdklogs") { wall[$1, $3] = $4; cpu[$1, $3] = $5; pcpu[$1, $3] = $6 }
+    END {
+      if (!(("sdklogs", "plan") in wall)) { print "Not measured (BENCH_SIZES has no 1000)."; exit }
+      print "| run | plan s (x floor) | CPU s (x floor) | provider CPU s | plan -refresh=false s (x floor) |"
+      print "|---|---|---|---:|---|"
+      split("sdklogs 0ms", runs, " "); split("before: SDK logs at TRACE|after: SDK logs off without TF_LOG*", names, "|")
+      for (j = 1; j <= 2; j++) {
+        r = runs[j]
+        printf "| %s | %s (%.2f) | %s (%.2f) | %s | %s (%.2f) |\n", names[j], wall[r, "plan"], wall[r, "plan"] / wall["floor", "plan"],
+          cpu[r, "plan"], cpu[r, "plan"] / cpu["floor", "plan"], pcpu[r, "plan"], wall[r, "plan-norefresh"], wall[r, "plan-norefresh"] / wall["floor", "plan-norefresh"]
       }
     }' "$results"
   echo

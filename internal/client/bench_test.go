@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// page100 is a 100-item page of operation 1.
+// page100 is a 100-item page of listSubscribedEventsForAccount.
 func page100() []byte {
 	var items []string
 	for i := 0; i < 100; i++ {

@@ -23,29 +23,35 @@ type OperationStatus struct {
 	Message string
 }
 
-// BulkDeleteSubscriptions deletes the given subscriptions in one request (operation 5,
+// BulkDeleteSubscriptions deletes the given subscriptions in one request (bulkOperationsOnSubscriptionsForAccount,
 // "delete") and returns one status per item. Item failures are statuses, not errors.
 func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
 	if ids == nil {
 		ids = []string{}
 	}
-	return c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids})
+	return c.bulkDelete(ctx, accountID, ids)
 }
 
-// BulkUpdateSubscriptions updates the given subscriptions in one request (operation 5,
+// bulkDelete sends a bulk delete. Deleting by ID is idempotent, so a request whose answer
+// was lost is repeated; an item already gone answers 404.
+func (c *Client) bulkDelete(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
+	return c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids}, true)
+}
+
+// BulkUpdateSubscriptions updates the given subscriptions in one request (bulkOperationsOnSubscriptionsForAccount,
 // "update") and returns one status per item. Each subscription is sent whole, identified by
 // its ID; a changed server-managed field such as CreatedDate is rejected for that item.
 // Zero dates and empty strings are omitted.
 func (c *Client) BulkUpdateSubscriptions(ctx context.Context, accountID string, subs []Subscription) ([]OperationStatus, error) {
-	req := wireBulkUpdateRequest{Operation: "update", Subscriptions: make([]wireSubscription, 0, len(subs))}
-	for _, s := range subs {
-		req.Subscriptions = append(req.Subscriptions, toWireSubscription(s))
+	if subs == nil {
+		subs = []Subscription{}
 	}
-	return c.bulk(ctx, opBulkUpdate, accountID, req)
+	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateRequest{Operation: "update", Subscriptions: subs}, false)
 }
 
-// bulk sends a SubscriptionPatchRequest and reads the per-item statuses.
-func (c *Client) bulk(ctx context.Context, op, accountID string, in any) ([]OperationStatus, error) {
+// bulk sends a SubscriptionPatchRequest and reads the per-item statuses; repeat says whether
+// the request may be repeated after the service may have acted on it.
+func (c *Client) bulk(ctx context.Context, op, accountID string, in any, repeat bool) ([]OperationStatus, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -56,6 +62,7 @@ func (c *Client) bulk(ctx context.Context, op, accountID string, in any) ([]Oper
 		accountID: accountID,
 		path:      accountPath(accountID, "subscriptions"),
 		in:        in,
+		repeat:    repeat,
 	})
 	if err != nil {
 		return nil, err

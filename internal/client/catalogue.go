@@ -50,17 +50,17 @@ var (
 // commonListKeys are wrapper members tried after a catalogue's own.
 var commonListKeys = []string{"items", "data", "content", "results", "values"}
 
-// ListLogLevels returns the log level catalogue (operation 10).
+// ListLogLevels returns the log level catalogue (getLogLevels).
 func (c *Client) ListLogLevels(ctx context.Context) ([]CatalogueEntry, error) {
 	return c.listCatalogue(ctx, logLevelsCatalogue)
 }
 
-// ListEvents returns the events that can be subscribed to (operation 11).
+// ListEvents returns the events that can be subscribed to (listEvents).
 func (c *Client) ListEvents(ctx context.Context) ([]CatalogueEntry, error) {
 	return c.listCatalogue(ctx, eventsCatalogue)
 }
 
-// ListDestinationTypes returns the destination type catalogue (operation 12).
+// ListDestinationTypes returns the destination type catalogue (getDestinationTypes).
 func (c *Client) ListDestinationTypes(ctx context.Context) ([]CatalogueEntry, error) {
 	return c.listCatalogue(ctx, destinationTypesCatalogue)
 }

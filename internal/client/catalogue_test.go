@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestCatalogueShapes covers every shape INTERFACE.md allows, for each catalogue.
+// TestCatalogueShapes covers every shape SERVICE.md allows, for each catalogue.
 func TestCatalogueShapes(t *testing.T) {
 	type entries = []CatalogueEntry
 	tests := []struct {

@@ -30,6 +30,9 @@ type Client struct {
 	secrets    []string      // values masked in every log entry
 	tokens     tokenCache
 	listings   listingCache // per-account listings behind ReadSubscription
+	claims     claimSet     // subscription IDs handed to callers, never adopted for another
+	creates    *batchQueue[SubscriptionInput, *Subscription]
+	deletes    *batchQueue[string, deleted]
 	now        func() time.Time
 }
 
@@ -50,6 +53,8 @@ func New(cfg Config) (*Client, error) {
 	c.httpClient = newHTTPClient(cfg.HTTPClient, c.limiter, cfg.RequestTimeout)
 	c.tokens.entries = make(map[string]cachedToken)
 	c.secrets = secretValues(cfg)
+	c.creates = newBatchQueue(cfg, c.sendCreates)
+	c.deletes = newBatchQueue(cfg, c.sendDeletes)
 	return c, nil
 }
 
@@ -82,6 +87,10 @@ func newHTTPClient(base *http.Client, limiter *rate.Limiter, timeout time.Durati
 		rt = clonedDefaultTransport()
 	}
 	hc.Transport = &transport{base: rt, limiter: limiter, timeout: timeout}
+	// Never follow a redirect: Go would turn a DELETE, PUT or POST into a GET (a delete or an
+	// update would seem to succeed without happening) and could carry the bearer token to
+	// another address. The 3xx answer itself becomes an *APIError naming its Location.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &hc
 }
 

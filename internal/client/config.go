@@ -21,6 +21,36 @@ const (
 	apiTokenUserPrefix = "PLATFORM_TOKEN."
 )
 
+// Errors of CheckCredentials: the rules a combination of credentials can break.
+var (
+	// ErrConflictingCredentials: a password and an API token are both set.
+	ErrConflictingCredentials = errors.New("a password and an API token are mutually exclusive")
+	// ErrMissingUsername: a password or API token without a user name.
+	ErrMissingUsername = errors.New("a username is required unless a pre-issued JWT is configured")
+	// ErrMissingCredentials: neither a password, an API token nor a pre-issued JWT.
+	ErrMissingCredentials = errors.New("a password or an API token is required unless a pre-issued JWT is configured")
+)
+
+// CheckCredentials checks that the credentials are one usable form: a pre-issued JWT, or a
+// user name with either a password or an API token. The error joins every rule broken, each
+// matching its sentinel through errors.Is.
+func CheckCredentials(username, password, apiToken, jwt string) error {
+	if jwt != "" {
+		return nil
+	}
+	var errs []error
+	if password != "" && apiToken != "" {
+		errs = append(errs, ErrConflictingCredentials)
+	}
+	if password == "" && apiToken == "" {
+		errs = append(errs, ErrMissingCredentials)
+	}
+	if username == "" {
+		errs = append(errs, ErrMissingUsername)
+	}
+	return errors.Join(errs...)
+}
+
 // Config is everything New needs to build a Client. The zero values of the optional fields
 // select the documented defaults. Its String and GoString methods redact every secret, so a
 // Config can be logged or printed with %v, %+v or %#v safely.
@@ -67,6 +97,17 @@ type Config struct {
 	// (default 100, the largest page the service is known to accept; a service that
 	// clamps it to less still pages correctly).
 	ListPageSize int
+	// MaxBatchSize is the most subscriptions that one request of CreateSubscriptionBatched or
+	// DeleteSubscriptionBatched carries (default DefaultMaxBatchSize); 1 sends every write on
+	// its own.
+	MaxBatchSize int
+	// BatchWindow is how long a batched write waits for others to share its request (default
+	// DefaultBatchWindow).
+	BatchWindow time.Duration
+	// BatchReady, when set, replaces the batch window: a batch is sent as soon as it is full or
+	// BatchReady returns true for its account and number of writes. It makes batching
+	// deterministic in tests.
+	BatchReady func(accountID string, pending int) bool
 	// ListCacheTTL is how long ReadSubscription serves reads from one listing of an
 	// account (default 1 minute); a negative value disables the listing cache, so that
 	// ReadSubscription is GetSubscription. See subscription_cache.go.
@@ -105,26 +146,20 @@ func (c Config) normalize() (Config, error) {
 	c.AuthURL = strings.TrimRight(strings.TrimSpace(c.AuthURL), "/")
 	if c.BaseURL == "" {
 		errs = append(errs, errors.New("the service base URL is required"))
-	} else if err := checkURL(c.BaseURL); err != nil {
+	} else if err := CheckURL(c.BaseURL); err != nil {
 		errs = append(errs, fmt.Errorf("invalid base URL: %w", err))
 	}
 	if c.JWT == "" {
 		if c.AuthURL == "" {
 			errs = append(errs, errors.New("the auth URL is required to generate JWTs"))
-		} else if err := checkURL(c.AuthURL); err != nil {
+		} else if err := CheckURL(c.AuthURL); err != nil {
 			errs = append(errs, fmt.Errorf("invalid auth URL: %w", err))
 		}
-		if c.Username == "" {
-			errs = append(errs, errors.New("a username is required unless a pre-issued JWT is configured"))
-		}
-		switch {
-		case c.Password != "" && c.APIToken != "":
-			errs = append(errs, errors.New("a password and an API token are mutually exclusive"))
-		case c.Password == "" && c.APIToken == "":
-			errs = append(errs, errors.New("a password or an API token is required unless a pre-issued JWT is configured"))
+		if err := CheckCredentials(c.Username, c.Password, c.APIToken, c.JWT); err != nil {
+			errs = append(errs, err)
 		}
 	} else if c.AuthURL != "" {
-		if err := checkURL(c.AuthURL); err != nil {
+		if err := CheckURL(c.AuthURL); err != nil {
 			errs = append(errs, fmt.Errorf("invalid auth URL: %w", err))
 		}
 	}
@@ -152,6 +187,15 @@ func (c Config) normalize() (Config, error) {
 	if c.UserAgent == "" {
 		c.UserAgent = defaultUserAgent
 	}
+	if c.MaxBatchSize <= 0 {
+		c.MaxBatchSize = DefaultMaxBatchSize
+	}
+	if c.BatchWindow < 0 {
+		errs = append(errs, fmt.Errorf("the batch window must not be negative, got %s", c.BatchWindow))
+	}
+	if c.BatchWindow == 0 {
+		c.BatchWindow = DefaultBatchWindow
+	}
 	if c.ListPageSize <= 0 {
 		c.ListPageSize = defaultListPageSize
 	}
@@ -164,32 +208,33 @@ func (c Config) normalize() (Config, error) {
 	return c, nil
 }
 
-// checkURL accepts absolute http and https URLs with a host.
-func checkURL(raw string) error {
-	u, err := url.Parse(raw)
+// CheckURL accepts an absolute http or https URL with a host and without credentials, query,
+// fragment or surrounding white space: what base_url and auth_url may be. A URL with
+// credentials is quoted without them.
+func CheckURL(s string) error {
+	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil {
-		return err
+		return fmt.Errorf("%q is not a valid URL", s)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("%q: the scheme must be http or https", raw)
-	}
-	if u.Host == "" {
-		return fmt.Errorf("%q: no host", raw)
-	}
+	shown := s
 	if u.User != nil {
-		return fmt.Errorf("%q: credentials must not be part of the URL", stripUserinfo(u))
+		bare := *u
+		bare.User = nil
+		shown = bare.String()
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("%q: a query or fragment is not allowed", raw)
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q must start with http:// or https://", shown)
+	case u.Host == "":
+		return fmt.Errorf("%q has no host", shown)
+	case u.User != nil:
+		return fmt.Errorf("%q must not carry credentials (user:password@)", shown)
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("%q must not have a query or fragment", shown)
+	case s != strings.TrimSpace(s):
+		return fmt.Errorf("%q has leading or trailing white space", s)
 	}
 	return nil
-}
-
-// stripUserinfo renders a URL without its user information.
-func stripUserinfo(u *url.URL) string {
-	c := *u
-	c.User = nil
-	return c.String()
 }
 
 // basicCredentials returns the Basic auth user name and password used to generate JWTs.

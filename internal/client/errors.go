@@ -12,12 +12,22 @@ import (
 
 // Sentinel errors matched by *APIError through errors.Is.
 var (
-	// ErrNotFound matches an *APIError with HTTP status 404.
+	// ErrNotFound matches the service's own word that an entity is missing: an *APIError of a
+	// service operation with HTTP status 404 and the service's error body, whose "error" is
+	// "Entity not found". A 404 without a body, with another body (a gateway's or router's
+	// "Not Found", an HTML page), or from the JWT endpoint does not match it.
 	ErrNotFound = errors.New("not found")
+	// ErrRedirect matches an *APIError with a 3xx status: the client never follows a
+	// redirect, so that a write is never turned into a GET and the bearer token never travels
+	// to another address. APIError.Location names where the answer pointed.
+	ErrRedirect = errors.New("redirect not followed")
 	// ErrUnauthorized matches an *APIError with HTTP status 401.
 	ErrUnauthorized = errors.New("unauthorized")
 	// ErrForbidden matches an *APIError with HTTP status 403.
 	ErrForbidden = errors.New("forbidden")
+	// ErrUntrustedCertificate matches the error of a request refused because the server's TLS
+	// certificate could not be verified; no request, and no credential, was sent.
+	ErrUntrustedCertificate = errors.New("untrusted TLS certificate")
 	// ErrMalformedResponse matches the error of a successful answer whose body could not be
 	// decoded: the service was reached, and a write may have taken effect.
 	ErrMalformedResponse = errors.New("malformed response")
@@ -78,14 +88,29 @@ type APIError struct {
 	// RawBody holds the first 512 bytes of a body that was not the service's JSON error
 	// shape, such as a proxy's HTML page.
 	RawBody string
+	// URL is the address that answered: scheme, host and path, without the query.
+	URL string
+	// Location is the Location header of a 3xx answer, resolved against URL.
+	Location string
+	// JWTEndpoint tells that the answer came from the JWT endpoint (auth_url), not from the
+	// service (base_url).
+	JWTEndpoint bool
+	// OTPSent tells that the request carried a one-time password (X-Platform-OTP).
+	OTPSent bool
+	// Attempts is the number of HTTP attempts made, retries included.
+	Attempts int
+	// Throttled tells that the answer declined the request for now (429, or 503 with
+	// Retry-After): the service did not act on it.
+	Throttled bool
 
-	accountID    string // account the call was made for, named by the 403 advice
-	preIssuedJWT bool   // the call used a pre-issued JWT, which changes the 401 advice
-	attempts     int    // HTTP attempts made, retries included
+	// AccountID is the account the call was made for.
+	AccountID string
+	// PreIssuedJWT tells that the call was authenticated with the configured pre-issued JWT.
+	PreIssuedJWT bool
 }
 
-// Error names the operation, the status and the service's messages, and adds advice for 401
-// and 403.
+// Error names the operation, the status and the service's messages: facts only; what a user
+// can do about them is the caller's to say.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	op := e.Operation
@@ -113,43 +138,33 @@ func (e *APIError) Error() string {
 	if e.ErrorID != "" {
 		fmt.Fprintf(&b, " (error ID %s)", e.ErrorID)
 	}
-	if e.attempts > 1 {
-		fmt.Fprintf(&b, " (after %d attempts)", e.attempts)
+	switch {
+	case e.StatusCode == http.StatusUnauthorized && e.PreIssuedJWT:
+		b.WriteString(" (the pre-issued JWT was rejected)")
+	case e.StatusCode == http.StatusUnauthorized && e.OTPSent:
+		b.WriteString(" (with a one-time password)")
+	case e.StatusCode == http.StatusForbidden && e.AccountID != "":
+		fmt.Fprintf(&b, " (account %q)", e.AccountID)
 	}
-	if hint := e.hint(); hint != "" {
-		b.WriteString(". " + hint)
+	if e.Location != "" {
+		fmt.Fprintf(&b, " (redirected to %s, not followed)", e.Location)
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
 	}
 	return b.String()
 }
 
-// hint is the advice for statuses that the user can act on.
-func (e *APIError) hint() string {
-	switch e.StatusCode {
-	case http.StatusUnauthorized:
-		if e.preIssuedJWT {
-			return "The pre-issued JWT was rejected: it may have expired (JWTs are valid for 5 minutes) " +
-				"or belong to another account. Supply a fresh JWT, or configure a username with a password " +
-				"or API token so that JWTs are generated and refreshed automatically"
-		}
-		return "Check the username and password or API token (an API token is sent with the user name " +
-			"PLATFORM_TOKEN.<username>), and the OTP if the account uses two-factor authentication"
-	case http.StatusForbidden:
-		if e.accountID != "" {
-			return fmt.Sprintf("The user may not have access to account %q: check the account ID and the user's permissions", e.accountID)
-		}
-		return "The user may not have access to this account: check the account ID and the user's permissions"
-	}
-	return ""
-}
-
-// Is makes errors.Is(err, ErrNotFound), ErrUnauthorized and ErrForbidden work.
+// Is makes errors.Is(err, ErrNotFound), ErrRedirect, ErrUnauthorized and ErrForbidden work.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrNotFound:
-		// Only the service's own 404 says an entity is missing. A proxy's HTML page or a
-		// router's "Not Found" for a path it does not serve (a wrong base_url) must not
-		// make callers conclude that a subscription was deleted.
-		return e.StatusCode == http.StatusNotFound && e.serviceErrorShape()
+		// Only the service's own 404 says an entity is missing. A proxy's HTML page, a
+		// router's "Not Found" for a path it does not serve (a wrong base_url) or any answer
+		// of the JWT endpoint must not make callers conclude that a subscription was deleted.
+		return e.StatusCode == http.StatusNotFound && e.serviceNotFound()
+	case ErrRedirect:
+		return e.StatusCode >= 300 && e.StatusCode < 400
 	case ErrUnauthorized:
 		return e.StatusCode == http.StatusUnauthorized
 	case ErrForbidden:
@@ -158,12 +173,15 @@ func (e *APIError) Is(target error) bool {
 	return false
 }
 
-// serviceErrorShape reports whether the error came with the service's JSON error body (or
-// with no body at all), as opposed to, say, a proxy's HTML page or a router's JSON "Not Found"
-// for a path it does not serve (a wrong base URL): the spec's error value for a missing entity
-// is "Entity not found".
-func (e *APIError) serviceErrorShape() bool {
-	return e.RawBody == "" && (e.ErrorText == "" || strings.EqualFold(e.ErrorText, "Entity not found"))
+// entityNotFound is the service's "error" value of a 404.
+const entityNotFound = "Entity not found"
+
+// serviceNotFound reports whether the error is the service's own "Entity not found": its JSON
+// error body with that error value, from a service operation. No body, a proxy's HTML page, a
+// router's JSON "Not Found" for a path it does not serve (a wrong base URL) and anything from
+// the JWT endpoint are not.
+func (e *APIError) serviceNotFound() bool {
+	return !e.JWTEndpoint && e.RawBody == "" && strings.EqualFold(e.ErrorText, entityNotFound)
 }
 
 // wireError is the service's error body.

@@ -16,7 +16,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// This file is a small fake of the service, written from the specification for these unit
+// This file is fakeAPI, a small scripted fake of the service, written from SERVICE.md for these unit
 // tests only: a JWT endpoint issuing real signed tokens and a bearer check in front of a
 // per-test handler for the /rest/v1 paths.
 
@@ -58,7 +58,8 @@ type fakeAPI struct {
 	acceptUser string
 	acceptPass string
 	requireOTP string
-	minSeq     int64 // tokens with a lower sequence number are rejected (revoked)
+	jwtHandler http.HandlerFunc // when set, answers every JWT request instead of the fake
+	minSeq     int64            // tokens with a lower sequence number are rejected (revoked)
 	seq        int64
 	handler    http.HandlerFunc
 	jwtReqs    []recorded
@@ -204,7 +205,12 @@ func (f *fakeAPI) serveJWT(w http.ResponseWriter, r *http.Request, rec recorded)
 		fail, f.jwtFail = f.jwtFail[0], f.jwtFail[1:]
 	}
 	user, pass, otp := f.acceptUser, f.acceptPass, f.requireOTP
+	override := f.jwtHandler
 	f.mu.Unlock()
+	if override != nil {
+		override(w, r)
+		return
+	}
 	if delay > 0 {
 		time.Sleep(delay)
 	}

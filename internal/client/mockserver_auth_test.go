@@ -11,7 +11,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Authentication rules 2 and 4: password, API token (PLATFORM_TOKEN.<username>), OTP header,
+// SERVICE.md authentication rules 2 and 4: password, API token (PLATFORM_TOKEN.<username>), OTP header,
 // and a pre-issued JWT. The JWT's subject becomes createdBy, which proves whose login it was.
 func TestMockAuthModes(t *testing.T) {
 	t.Parallel()
@@ -25,48 +25,48 @@ func TestMockAuthModes(t *testing.T) {
 	}
 	tests := []struct {
 		name        string
-		cfg         func(e *itEnv, c *client.Config)
+		cfg         func(e *mockEnv, c *client.Config)
 		wantUser    string
 		wantFetches int
 	}{
-		{"password", func(_ *itEnv, c *client.Config) { c.Username, c.Password = "pw@example.com", "pw-secret" }, "pw@example.com", 1},
-		{"API token", func(_ *itEnv, c *client.Config) {
+		{"password", func(_ *mockEnv, c *client.Config) { c.Username, c.Password = "pw@example.com", "pw-secret" }, "pw@example.com", 1},
+		{"API token", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password, c.APIToken = "sso@example.com", "", "sso-token"
 		}, "sso@example.com", 1},
-		{"API token of a user who also has a password", func(_ *itEnv, c *client.Config) {
+		{"API token of a user who also has a password", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password, c.APIToken = "both@example.com", "", "both-token"
 		}, "both@example.com", 1},
-		{"API token with the prefixed user name", func(_ *itEnv, c *client.Config) {
+		{"API token with the prefixed user name", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password, c.APIToken = "PLATFORM_TOKEN.sso@example.com", "", "sso-token"
 		}, "sso@example.com", 1},
-		{"password and OTP", func(_ *itEnv, c *client.Config) {
+		{"password and OTP", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password, c.OTP = "otp@example.com", "otp-secret", itOTP
 		}, "otp@example.com", 1},
-		{"API token and OTP", func(_ *itEnv, c *client.Config) {
+		{"API token and OTP", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password, c.APIToken, c.OTP = "otptoken@example.com", "", "otp-token", itOTP
 		}, "otptoken@example.com", 1},
-		{"OTP sent to a user without two-factor authentication", func(_ *itEnv, c *client.Config) {
+		{"OTP sent to a user without two-factor authentication", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password, c.OTP = "pw@example.com", "pw-secret", itOTP
 		}, "pw@example.com", 1},
-		{"user limited to the account", func(_ *itEnv, c *client.Config) {
+		{"user limited to the account", func(_ *mockEnv, c *client.Config) {
 			c.Username, c.Password = "scoped@example.com", "scoped-secret"
 		}, "scoped@example.com", 1},
-		{"pre-issued JWT", func(e *itEnv, c *client.Config) {
+		{"pre-issued JWT", func(e *mockEnv, c *client.Config) {
 			c.JWT = e.mock.IssueJWT(itAccount, "jwt@example.com", time.Now().Add(time.Hour))
 			c.AuthURL, c.Username, c.Password = "", "", ""
 		}, "jwt@example.com", 0},
-		{"pre-issued JWT without a default account", func(e *itEnv, c *client.Config) {
+		{"pre-issued JWT without a default account", func(e *mockEnv, c *client.Config) {
 			c.JWT = e.mock.IssueJWT(itAccount, "jwt@example.com", time.Now().Add(time.Hour))
 			c.AuthURL, c.Username, c.Password, c.AccountID = "", "", "", ""
 		}, "jwt@example.com", 0},
-		{"pre-issued JWT with credentials configured too", func(e *itEnv, c *client.Config) {
+		{"pre-issued JWT with credentials configured too", func(e *mockEnv, c *client.Config) {
 			c.JWT = e.mock.IssueJWT(itAccount, "jwt@example.com", time.Now().Add(time.Hour))
 		}, "jwt@example.com", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{Users: users})
+			e := newMockEnv(t, mockserver.Config{Users: users})
 			cfg := e.config()
 			tt.cfg(e, &cfg)
 			c, err := client.New(cfg)
@@ -109,7 +109,7 @@ func TestMockJWTShapes(t *testing.T) {
 	for name, shape := range shapes {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.mock.SetJWTShape(shape)
 			c := e.client()
 			e.seed(itAccount, 2)
@@ -133,7 +133,7 @@ func TestMockTokenCaching(t *testing.T) {
 	for _, accounts := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d accounts", accounts), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client()
 			const perAccount = 12
 			var wg sync.WaitGroup
@@ -192,7 +192,7 @@ func TestMockRefreshOn401(t *testing.T) {
 		method string
 		route  string
 		call   func(*client.Client) error
-		check  func(*testing.T, *itEnv)
+		check  func(*testing.T, *mockEnv)
 	}{
 		{"list", http.MethodGet, mockserver.RouteSubscriptions, func(c *client.Client) error {
 			_, err := c.ListSubscriptions(t.Context(), itAccount, client.ListOptions{})
@@ -201,7 +201,7 @@ func TestMockRefreshOn401(t *testing.T) {
 		{"create (POST)", http.MethodPost, mockserver.RouteSubscriptions, func(c *client.Client) error {
 			_, err := c.CreateSubscriptions(t.Context(), itAccount, []client.SubscriptionInput{validInput("E")})
 			return err
-		}, func(t *testing.T, e *itEnv) {
+		}, func(t *testing.T, e *mockEnv) {
 			if n := len(e.mock.Subscriptions(itAccount)); n != 1 {
 				t.Errorf("mock holds %d subscriptions, want 1", n)
 			}
@@ -225,7 +225,7 @@ func TestMockRefreshOn401(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client()
 			if _, err := c.Token(ctx(t), itAccount); err != nil {
 				t.Fatalf("Token: %v", err)
@@ -251,7 +251,7 @@ func TestMockRefreshExpiredToken(t *testing.T) {
 	for _, callers := range []int{1, 16} {
 		t.Run(fmt.Sprintf("%d callers", callers), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{JWTTTL: -time.Minute})
+			e := newMockEnv(t, mockserver.Config{JWTTTL: -time.Minute})
 			e.seed(itAccount, 1)
 			c := e.client()
 			if _, err := c.Token(ctx(t), itAccount); err != nil { // caches an expired token
@@ -297,7 +297,7 @@ func TestMockRefreshExpiredToken(t *testing.T) {
 // repeat, with the service's bodiless 401.
 func TestMockRefreshGivesUp(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{JWTTTL: -time.Minute})
+	e := newMockEnv(t, mockserver.Config{JWTTTL: -time.Minute})
 	c := e.client()
 	_, err := c.GetSubscription(ctx(t), itAccount, "2a1f1c1e-0000-4000-8000-000000000001")
 	apiErr := wantAPIError(t, err, http.StatusUnauthorized)
@@ -315,7 +315,7 @@ func TestMockAccountIDEscaping(t *testing.T) {
 	for _, account := range []string{"acc with space", "acc/with/slashes", "acc%25percent", "Konto-äöü", "acc?q=1#frag", "acc+plus"} {
 		t.Run(account, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{account}}}})
+			e := newMockEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{account}}}})
 			c := e.client(func(c *client.Config) { c.AccountID = account })
 			created, err := c.CreateSubscriptions(ctx(t), "", []client.SubscriptionInput{validInput("E1"), validInput("E2")})
 			if err != nil {

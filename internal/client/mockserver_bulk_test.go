@@ -10,10 +10,10 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Operation 5, delete: 207 with one status per item, in order, the ids echoed.
+// bulkOperationsOnSubscriptionsForAccount, delete: 207 with one status per item, in order, the ids echoed.
 func TestMockBulkDelete(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	subs := e.seed(itAccount, 3)
 	c := e.client()
 	missing := uuid.NewString()
@@ -40,12 +40,12 @@ func TestMockBulkDelete(t *testing.T) {
 	e.wantCount(http.MethodPatch, mockserver.RouteSubscriptions, 1)
 }
 
-// Operation 5, update: 200, per-item 400 "Unable to update createdDate" and validation, 404.
+// bulkOperationsOnSubscriptionsForAccount, update: 200, per-item 400 "Unable to update createdDate" and validation, 404.
 // The client sends whole subscriptions as read from the service; unchanged server-managed
 // fields must be accepted.
 func TestMockBulkUpdate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 4)
 	c := e.client()
 	subs, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
@@ -158,7 +158,7 @@ func TestMockBulkRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			subs := e.seed(itAccount, 1)
 			var c *client.Client
 			if tt.body != "" {

@@ -19,7 +19,7 @@ const (
 	msgLogLevel  = "Must provide a valid logLevel"
 )
 
-// Rule 3: operations 2, 3 and 7 answer 400 with one message per missing or invalid item,
+// Rule 3: updateSubscriptions, createSubscriptions and updateSubscription answer 400 with one message per missing or invalid item,
 // and store nothing.
 func TestMockValidationMessages(t *testing.T) {
 	t.Parallel()
@@ -61,7 +61,7 @@ func TestMockValidationMessages(t *testing.T) {
 			}
 			t.Run(op.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				e := newEnv(t, mockserver.Config{})
+				e := newMockEnv(t, mockserver.Config{})
 				before := e.seed(itAccount, 2)
 				c := e.client()
 				err := op.call(c, before[0].SubscriptionID, tt.in)
@@ -80,7 +80,7 @@ func TestMockValidationMessages(t *testing.T) {
 	}
 }
 
-// Rule 3: a missing or invalid body is a 400 for operations 2, 3 and 7 (the messages are the
+// Rule 3: a missing or invalid body is a 400 for updateSubscriptions, createSubscriptions and updateSubscription (the messages are the
 // mock's own; the spec gives only the status). The bodies are rewritten in transit.
 func TestMockInvalidBodies(t *testing.T) {
 	t.Parallel()
@@ -107,7 +107,7 @@ func TestMockInvalidBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			subs := e.seed(itAccount, 1)
 			c := e.client(rewriteBodies(tt.method, tt.body))
 			var err error
@@ -131,10 +131,10 @@ func TestMockInvalidBodies(t *testing.T) {
 	}
 }
 
-// A {subscriptionId} that is not a uuid is a 400 on operations 6, 7 and 8.
+// A {subscriptionId} that is not a uuid is a 400 on getSubscribedEventForAccount, updateSubscription and deleteSubscription.
 func TestMockInvalidSubscriptionID(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 1)
 	c := e.client()
 	const id = "not-a-uuid"
@@ -149,7 +149,7 @@ func TestMockInvalidSubscriptionID(t *testing.T) {
 }
 
 // Rule 2 and the Errors table: 404 "Entity not found" naming the id or the account, on
-// operations 4, 6, 7 and 8, also for an account that has no subscription at all.
+// deleteSubscriptionForAccount, getSubscribedEventForAccount, updateSubscription and deleteSubscription, also for an account that has no subscription at all.
 func TestMockNotFound(t *testing.T) {
 	t.Parallel()
 	missing := uuid.NewString()
@@ -174,7 +174,7 @@ func TestMockNotFound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, tt.seed)
 			err := tt.call(e.client())
 			wantErrorBody(t, wantAPIError(t, err, http.StatusNotFound, tt.msg), "Entity not found", tt.path)
@@ -188,7 +188,7 @@ func TestMockNotFound(t *testing.T) {
 // 500: the spec's body with an errorId; never retried, not even for GET.
 func TestMockInternalServerError(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	subs := e.seed(itAccount, 1)
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscription, Status: http.StatusInternalServerError, Count: 1})
 	c := e.client()
@@ -212,7 +212,7 @@ func TestMockInternalServerError(t *testing.T) {
 	}
 }
 
-// Authentication rule 5: a missing or invalid credential is a 401 with no body, from the JWT
+// SERVICE.md authentication SERVICE.md rule 5: a missing or invalid credential is a 401 with no body, from the JWT
 // endpoint and from the service.
 func TestMockUnauthorized(t *testing.T) {
 	t.Parallel()
@@ -238,7 +238,7 @@ func TestMockUnauthorized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{Users: users})
+			e := newMockEnv(t, mockserver.Config{Users: users})
 			c := e.client(tt.mod)
 			_, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
 			apiErr := wantAPIError(t, err, http.StatusUnauthorized)
@@ -273,7 +273,7 @@ func TestMockUnauthorizedServiceCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client(func(c *client.Config) {
 				c.JWT, c.AuthURL, c.Username, c.Password = tt.token(e.mock), "", "", ""
 			})
@@ -294,14 +294,14 @@ func TestMockUnauthorizedServiceCall(t *testing.T) {
 	}
 }
 
-// Authentication rule 5: an authenticated caller without access to the account gets 403
+// SERVICE.md authentication SERVICE.md rule 5: an authenticated caller without access to the account gets 403
 // "Access Denied", from the JWT endpoint (user limited to other accounts) or from the
 // service (a JWT of another account).
 func TestMockForbidden(t *testing.T) {
 	t.Parallel()
 	t.Run("JWT endpoint", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itAccount}}}})
+		e := newMockEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itAccount}}}})
 		c := e.client()
 		if _, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{}); err != nil {
 			t.Fatalf("own account: %v", err)
@@ -318,7 +318,7 @@ func TestMockForbidden(t *testing.T) {
 	})
 	t.Run("service", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t, mockserver.Config{})
+		e := newMockEnv(t, mockserver.Config{})
 		e.seed(itOther, 1)
 		token := e.mock.IssueJWT(itAccount, itUser, time.Now().Add(time.Hour))
 		c := e.client(func(c *client.Config) { c.JWT, c.AuthURL, c.Username, c.Password = token, "", "", "" })
@@ -370,7 +370,7 @@ func wantForbiddenBody(t *testing.T, apiErr *client.APIError, path string) {
 	}
 }
 
-// Operation 1's query parameters reach the mock as the client passes them through; values
+// listSubscribedEventsForAccount's query parameters reach the mock as the client passes them through; values
 // the mock does not accept come back as its 400 messages.
 func TestMockListInvalidSort(t *testing.T) {
 	t.Parallel()
@@ -385,7 +385,7 @@ func TestMockListInvalidSort(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, 1)
 			_, err := e.client().ListSubscriptions(ctx(t), itAccount, tt.opts)
 			wantErrorBody(t, wantAPIError(t, err, http.StatusBadRequest, tt.msg), "Bad Request", subsPath(itAccount))

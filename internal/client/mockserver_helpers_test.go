@@ -33,15 +33,16 @@ const (
 	itOTP      = "246810"
 )
 
-// itEnv is one test's mock service and its HTTP server.
-type itEnv struct {
+// mockEnv is one cross-test's environment: the real mock service (internal/mockserver) behind
+// its own HTTP server.
+type mockEnv struct {
 	t    *testing.T
 	mock *mockserver.Server
 	srv  *httptest.Server
 }
 
 // newEnv starts a fresh mock server. With no users in cfg, alice may log in with a password.
-func newEnv(t *testing.T, cfg mockserver.Config) *itEnv {
+func newMockEnv(t *testing.T, cfg mockserver.Config) *mockEnv {
 	t.Helper()
 	if len(cfg.Users) == 0 {
 		cfg.Users = []mockserver.User{{Username: itUser, Password: itPassword}}
@@ -49,11 +50,11 @@ func newEnv(t *testing.T, cfg mockserver.Config) *itEnv {
 	mock := mockserver.New(cfg)
 	srv := httptest.NewServer(mock)
 	t.Cleanup(srv.Close)
-	return &itEnv{t: t, mock: mock, srv: srv}
+	return &mockEnv{t: t, mock: mock, srv: srv}
 }
 
 // config is a client configuration for alice's password login, with fast retries.
-func (e *itEnv) config() client.Config {
+func (e *mockEnv) config() client.Config {
 	return client.Config{
 		BaseURL:      e.srv.URL,
 		AuthURL:      e.srv.URL,
@@ -68,7 +69,7 @@ func (e *itEnv) config() client.Config {
 }
 
 // client builds a client from config, changed by the given functions.
-func (e *itEnv) client(mods ...func(*client.Config)) *client.Client {
+func (e *mockEnv) client(mods ...func(*client.Config)) *client.Client {
 	e.t.Helper()
 	cfg := e.config()
 	for _, m := range mods {
@@ -83,7 +84,7 @@ func (e *itEnv) client(mods ...func(*client.Config)) *client.Client {
 
 // seed stores n subscriptions directly in the mock, with distinct event names and creation
 // dates (so that the default order is the seeding order), and returns them as stored.
-func (e *itEnv) seed(accountID string, n int) []mockserver.Subscription {
+func (e *mockEnv) seed(accountID string, n int) []mockserver.Subscription {
 	out := make([]mockserver.Subscription, 0, n)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	for i := range n {
@@ -104,7 +105,7 @@ func (e *itEnv) seed(accountID string, n int) []mockserver.Subscription {
 }
 
 // wantCount fails the test unless the mock counted want requests for method and route.
-func (e *itEnv) wantCount(method, route string, want int) {
+func (e *mockEnv) wantCount(method, route string, want int) {
 	e.t.Helper()
 	if got := e.mock.Count(method, route); got != want {
 		e.t.Errorf("mock Count(%q, %q) = %d, want %d; request log:\n%s", method, route, got, want, e.requestLog())
@@ -112,7 +113,7 @@ func (e *itEnv) wantCount(method, route string, want int) {
 }
 
 // wantJWTFetches fails the test unless the mock issued want JWTs.
-func (e *itEnv) wantJWTFetches(want int) {
+func (e *mockEnv) wantJWTFetches(want int) {
 	e.t.Helper()
 	if got := e.mock.JWTFetches(); got != want {
 		e.t.Errorf("mock JWTFetches() = %d, want %d; request log:\n%s", got, want, e.requestLog())
@@ -120,7 +121,7 @@ func (e *itEnv) wantJWTFetches(want int) {
 }
 
 // requestLog renders the mock's request log for failure messages.
-func (e *itEnv) requestLog() string {
+func (e *mockEnv) requestLog() string {
 	var b strings.Builder
 	for _, r := range e.mock.Requests() {
 		fmt.Fprintf(&b, "  %s %s -> %d\n", r.Method, r.Path, r.Status)

@@ -13,7 +13,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// sortSubs orders subscriptions as the spec's operation 1 with sortBy/sortDirection would:
+// sortSubs orders subscriptions as the spec's listSubscribedEventsForAccount with sortBy/sortDirection would:
 // by the field, then createdDate, then subscriptionId; DESC is the exact reverse.
 func sortSubs(subs []mockserver.Subscription, sortBy, dir string) []mockserver.Subscription {
 	out := slices.Clone(subs)
@@ -44,7 +44,7 @@ func sortSubs(subs []mockserver.Subscription, sortBy, dir string) []mockserver.S
 	return out
 }
 
-// Operation 1: the client pages through every page, passes sortBy and sortDirection through,
+// listSubscribedEventsForAccount: the client pages through every page, passes sortBy and sortDirection through,
 // and stops at the last page (no request beyond it).
 func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 	t.Parallel()
@@ -73,7 +73,7 @@ func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{MaxPageSize: tt.maxPageSize})
+			e := newMockEnv(t, mockserver.Config{MaxPageSize: tt.maxPageSize})
 			seeded := e.seed(itAccount, tt.n)
 			e.seed(itOther, 2) // another account's subscriptions are never listed
 			c := e.client()
@@ -96,10 +96,10 @@ func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 	}
 }
 
-// Operation 1, one page at a time: the client reads the mock's paginationMetadata.
+// listSubscribedEventsForAccount, one page at a time: the client reads the mock's paginationMetadata.
 func TestMockListSubscriptionsPageMetadata(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	seeded := e.seed(itAccount, 5)
 	c := e.client()
 	tests := []struct {
@@ -131,14 +131,14 @@ func TestMockListSubscriptionsPageMetadata(t *testing.T) {
 	e.wantCount(http.MethodGet, mockserver.RouteSubscriptions, len(tests))
 }
 
-// Operation 1 on an account without subscriptions: 204 and 404 (rule 2 gives both) and an
+// listSubscribedEventsForAccount on an account without subscriptions: 204 and 404 (SERVICE.md rule 2 gives both) and an
 // empty 200 page all mean "none".
 func TestMockListSubscriptionsEmptyAccount(t *testing.T) {
 	t.Parallel()
 	for _, status := range []int{http.StatusNoContent, http.StatusNotFound, http.StatusOK} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.mock.SetEmptyListStatus(status)
 			c := e.client()
 
@@ -166,7 +166,7 @@ func TestMockListSubscriptionsEmptyAccount(t *testing.T) {
 	}
 }
 
-// Operation 2: PUT on the collection replaces everything (rule 1), with 201, 200 and 204.
+// updateSubscriptions: PUT on the collection replaces everything (SERVICE.md rule 1), with 201, 200 and 204.
 func TestMockReplaceSubscriptions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -183,7 +183,7 @@ func TestMockReplaceSubscriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			old := e.seed(itAccount, tt.seed)
 			c := e.client()
 			if len(tt.in) > 0 {
@@ -217,7 +217,7 @@ func TestMockReplaceSubscriptions(t *testing.T) {
 	}
 }
 
-// Operation 3: POST creates (201), an empty list creates nothing (204).
+// createSubscriptions: POST creates (201), an empty list creates nothing (204).
 func TestMockCreateSubscriptions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -234,7 +234,7 @@ func TestMockCreateSubscriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			old := e.seed(itAccount, tt.seed)
 			c := e.client()
 
@@ -285,7 +285,7 @@ func checkCreated(t *testing.T, s client.Subscription, in client.SubscriptionInp
 }
 
 // wantLastStatus checks the status the mock recorded for the last request with method.
-func wantLastStatus(t *testing.T, e *itEnv, method string, want int) {
+func wantLastStatus(t *testing.T, e *mockEnv, method string, want int) {
 	t.Helper()
 	reqs := e.mock.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
@@ -299,11 +299,11 @@ func wantLastStatus(t *testing.T, e *itEnv, method string, want int) {
 	t.Errorf("no %s request in the mock's log", method)
 }
 
-// Operation 4: 204 deletes all; then the account is empty, and a second call is the
+// deleteSubscriptionForAccount: 204 deletes all; then the account is empty, and a second call is the
 // spec's 404 naming the account.
 func TestMockDeleteAllSubscriptions(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	e.seed(itAccount, 3)
 	other := e.seed(itOther, 1)
 	c := e.client()
@@ -325,14 +325,14 @@ func TestMockDeleteAllSubscriptions(t *testing.T) {
 	e.wantCount(http.MethodDelete, mockserver.RouteSubscriptions, 2)
 }
 
-// Operations 6 and 7 in both single-subscription shapes of rule 5.
+// getSubscribedEventForAccount and updateSubscription in both single-subscription shapes of SERVICE.md rule 5.
 func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 	t.Parallel()
 	shapes := map[string]mockserver.SingleShape{"flat": mockserver.SingleFlat, "wrapped": mockserver.SingleWrapped}
 	for name, shape := range shapes {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.mock.SetSingleShape(shape)
 			// Every field set, so that every JSON name is checked.
 			stored := e.mock.PutSubscription(itAccount, mockserver.Subscription{
@@ -397,10 +397,10 @@ func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 	}
 }
 
-// Operation 8, then 404 on operations 6, 7 and 8 for the deleted id.
+// deleteSubscription, then 404 on getSubscribedEventForAccount, updateSubscription and deleteSubscription for the deleted id.
 func TestMockDeleteSubscription(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	subs := e.seed(itAccount, 2)
 	c := e.client()
 	id := subs[0].SubscriptionID
@@ -433,7 +433,7 @@ func TestMockDeleteSubscription(t *testing.T) {
 // A full life cycle through the client only: create, list, get, update, delete.
 func TestMockSubscriptionLifeCycle(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 
 	created, err := c.CreateSubscriptions(ctx(t), "", []client.SubscriptionInput{validInput("A"), validInput("B"), validInput("C")})
@@ -475,7 +475,7 @@ func TestMockListSubscriptionsWrongBaseURL(t *testing.T) {
 	for _, suffix := range []string{"/rest/v1", "/api"} {
 		t.Run(suffix, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			e.seed(itAccount, 2)
 			e.mock.SetEmptyListStatus(http.StatusNotFound)
 			c := e.client(func(c *client.Config) { c.BaseURL = e.srv.URL + suffix })

@@ -10,11 +10,11 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Operation 9: 201 with the nested response; subscriptionCount counts the subscriptions on
+// createEventStreamTopicAndSubscription: 201 with the nested response; subscriptionCount counts the subscriptions on
 // the topic.
 func TestMockCreateEventStreamTopic(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, mockserver.Config{})
+	e := newMockEnv(t, mockserver.Config{})
 	c := e.client()
 	steps := []struct {
 		in        client.TopicInput
@@ -53,7 +53,7 @@ func TestMockCreateEventStreamTopic(t *testing.T) {
 	e.wantCount(http.MethodPost, mockserver.RouteTopic, len(steps))
 }
 
-// Operation 9, rule 4: a blank required field is a 400 naming the field.
+// createEventStreamTopicAndSubscription, SERVICE.md rule 4: a blank required field is a 400 naming the field.
 func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	t.Parallel()
 	const (
@@ -75,7 +75,7 @@ func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, mockserver.Config{})
+			e := newMockEnv(t, mockserver.Config{})
 			c := e.client()
 			_, err := c.CreateEventStreamTopic(ctx(t), itAccount, tt.in)
 			apiErr := wantAPIError(t, err, http.StatusBadRequest, tt.msgs...)
@@ -88,7 +88,7 @@ func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	}
 }
 
-// Operations 10, 11 and 12 in every catalogue shape the mock offers.
+// getLogLevels, listEvents and getDestinationTypes in every catalogue shape the mock offers.
 func TestMockCatalogues(t *testing.T) {
 	t.Parallel()
 	events := []mockserver.CatalogueEntry{
@@ -113,7 +113,7 @@ func TestMockCatalogues(t *testing.T) {
 		for _, empty := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/empty=%v", sh.name, empty), func(t *testing.T) {
 				t.Parallel()
-				e := newEnv(t, mockserver.Config{})
+				e := newMockEnv(t, mockserver.Config{})
 				e.mock.SetCatalogueShape(sh.shape)
 				ev, lv, ty := events, levels, types
 				if empty {

@@ -18,7 +18,7 @@ type Region struct {
 const DefaultRegion = "us"
 
 // Regions returns the region table: the one place that knows regional addresses. The
-// service specification names the addresses only as placeholders ({base_url} for the US and
+// service description names the addresses only as placeholders (SERVICE.md) ({base_url} for the US and
 // {base_url_gb} for GB), so both entries carry empty URLs until real addresses are known.
 // The result is a fresh slice that the caller may modify.
 func Regions() []Region {

@@ -8,13 +8,18 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// maxResponseBody bounds how much of a response body is read.
+// maxResponseBody bounds how much of a response body is read; a larger answer fails with
+// errResponseTooLarge rather than being read in part.
 const maxResponseBody = 32 << 20
+
+// errResponseTooLarge is the read error of a body longer than maxResponseBody.
+var errResponseTooLarge = fmt.Errorf("the response body is larger than the provider's read limit of %d MiB", maxResponseBody>>20)
 
 // httpRequest is one logical call to send, with all its attempts.
 type httpRequest struct {
@@ -28,14 +33,19 @@ type httpRequest struct {
 	basicPass string
 	otp       string
 	logBodies bool // TRACE-log bodies (never for the JWT endpoint)
+	auth      bool // the JWT endpoint (auth_url), not the service (base_url)
+	repeat    bool // may be repeated after the service may have acted (idempotent)
 }
 
 // httpResponse is the final answer of a call.
 type httpResponse struct {
 	status   int
 	body     []byte
-	readErr  error // the body could not be read to its end
-	attempts int
+	readErr  error  // the body could not be read to its end
+	attempts int    // HTTP attempts made, retries included
+	url      string // the address that answered, without the query
+	location string // Location of a 3xx answer, resolved against url
+	throttle bool   // 429, or 503 with Retry-After: the service declined the request for now
 }
 
 // success reports a 2xx status.
@@ -48,7 +58,8 @@ type serviceCall struct {
 	accountID string // whose JWT authenticates the call
 	path      string // relative to the base URL
 	query     url.Values
-	in        any // JSON-encoded request body, or nil
+	in        any  // JSON-encoded request body, or nil
+	repeat    bool // a write that may be repeated although its method is not idempotent
 }
 
 // call runs a service operation: it encodes the body, obtains the account's JWT, sends the
@@ -85,6 +96,7 @@ func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error
 		body:      body,
 		bearer:    token,
 		logBodies: true,
+		repeat:    sc.repeat,
 	}
 	resp, err := c.send(ctx, req)
 	if err != nil {
@@ -104,20 +116,26 @@ func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error
 		}
 	}
 	if !resp.success() {
-		return nil, c.apiError(sc.operation, sc.method, req.path, sc.accountID, resp)
+		return nil, c.apiError(req, sc.accountID, resp)
 	}
 	if resp.readErr != nil {
-		return nil, fmt.Errorf("could not read response of %s: %w", sc.operation, resp.readErr)
+		// The service answered with success, so a write has taken effect.
+		return nil, decodeErr(sc.operation, fmt.Errorf("could not read the response: %w", resp.readErr))
 	}
 	return resp, nil
 }
 
-// apiError turns a failed answer into an *APIError.
-func (c *Client) apiError(operation, method, path, accountID string, resp *httpResponse) *APIError {
-	e := newAPIError(operation, method, path, resp.status, resp.body)
-	e.accountID = accountID
-	e.preIssuedJWT = c.cfg.JWT != ""
-	e.attempts = resp.attempts
+// apiError turns a failed answer to r into an *APIError.
+func (c *Client) apiError(r *httpRequest, accountID string, resp *httpResponse) *APIError {
+	e := newAPIError(r.operation, r.method, r.path, resp.status, resp.body)
+	e.AccountID = accountID
+	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
+	e.Attempts = resp.attempts
+	e.URL = resp.url
+	e.Location = resp.location
+	e.JWTEndpoint = r.auth
+	e.OTPSent = r.otp != ""
+	e.Throttled = resp.throttle
 	return e
 }
 
@@ -154,16 +172,38 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 	if r.logBodies {
 		logBody(ctx, "eventnotify API request body", r.operation, r.body)
 	}
-	resp, err := c.retryClient(ctx, r.method).Do(req)
+	resp, err := c.retryClientSafe(ctx, r.repeat || idempotent(r.method)).Do(req)
 	if err != nil {
+		maybeSent := !r.repeat && !idempotent(r.method) && mayHaveReachedServer(ctx, err)
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", ctxErr, err)
 		}
-		return nil, fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, err)
+		if untrustedCertificate(err) {
+			err = &certificateError{err: err}
+		}
+		err = fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, err)
+		if maybeSent {
+			err = &lostAnswerError{err: err}
+		}
+		return nil, err
 	}
 	defer resp.Body.Close()
 	out := &httpResponse{status: resp.StatusCode, attempts: int(info.attempts.Load())}
-	out.body, out.readErr = io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	out.throttle = resp.StatusCode == http.StatusTooManyRequests ||
+		(resp.StatusCode == http.StatusServiceUnavailable && strings.TrimSpace(resp.Header.Get("Retry-After")) != "")
+	if resp.Request != nil && resp.Request.URL != nil {
+		u := *resp.Request.URL
+		u.RawQuery, u.Fragment, u.User = "", "", nil
+		out.url = u.String()
+		if loc, err := resp.Location(); err == nil && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			loc.User = nil
+			out.location = loc.String()
+		}
+	}
+	out.body, out.readErr = io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	if out.readErr == nil && len(out.body) > maxResponseBody {
+		out.body, out.readErr = out.body[:maxResponseBody], errResponseTooLarge
+	}
 	if out.readErr != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("%s: reading the response: %w", r.operation, ctxErr)

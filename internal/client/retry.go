@@ -15,25 +15,79 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// maxRetryAfter caps a Retry-After header, so that a bogus value cannot stall a run for
-// hours; the caller's context bounds the wait in any case.
-const maxRetryAfter = 10 * time.Minute
+const (
+	// maxRetryAfter caps one wait that a Retry-After header asks for, so that a bogus value
+	// cannot stall a run.
+	maxRetryAfter = time.Minute
+	// maxTotalWait bounds the waits between the attempts of one request, all retries
+	// together: once they add up to it, the last answer is the result.
+	maxTotalWait = 5 * time.Minute
+	// longWait is the wait from which a retry is logged at INFO rather than DEBUG.
+	longWait = 10 * time.Second
+)
 
 // retryClient returns a go-retryablehttp client for one call: it shares the Client's
-// http.Client and limiter, logs through tflog on ctx, and retries what is safe for method.
+// http.Client and limiter, logs through tflog on ctx, retries what is safe for method, and
+// waits at most maxTotalWait between attempts in all.
 func (c *Client) retryClient(ctx context.Context, method string) *retryablehttp.Client {
+	return c.retryClientSafe(ctx, idempotent(method))
+}
+
+// retryClientSafe is retryClient for a request that may (safe) or may not be repeated after
+// the service may have acted on it.
+func (c *Client) retryClientSafe(ctx context.Context, safe bool) *retryablehttp.Client {
+	budget := &waitBudget{ctx: ctx, left: maxTotalWait, backoff: c.backoff}
+	policy := retryPolicySafe(safe)
 	return &retryablehttp.Client{
 		HTTPClient:   c.httpClient,
 		Logger:       leveledLogger{ctx: ctx},
 		RetryWaitMin: c.cfg.RetryWaitMin,
 		RetryWaitMax: c.cfg.RetryWaitMax,
 		RetryMax:     c.cfg.MaxRetries,
-		CheckRetry:   retryPolicy(method),
-		Backoff:      c.backoff,
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			retry, checkErr := policy(ctx, resp, err)
+			if retry && budget.left <= 0 {
+				tflog.Info(ctx, "Not retrying: the request has waited as long as one request may between attempts",
+					map[string]any{"max_total_wait": maxTotalWait.String()})
+				return false, checkErr
+			}
+			return retry, checkErr
+		},
+		Backoff:      budget.wait,
 		ErrorHandler: giveUp,
 	}
+}
+
+// waitBudget spends the waits of one request's retries out of maxTotalWait. One request's
+// attempts run one after another, so it needs no lock.
+type waitBudget struct {
+	ctx     context.Context
+	left    time.Duration
+	backoff retryablehttp.Backoff
+}
+
+// wait is the retryablehttp.Backoff of one request: the Client's backoff, cut to what is
+// left of the budget; a long wait is logged at INFO, since it is what a user sees as a stall.
+func (b *waitBudget) wait(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	d := b.backoff(min, max, attempt, resp)
+	if d > b.left {
+		d = b.left
+	}
+	b.left -= d
+	if d >= longWait {
+		fields := map[string]any{"wait": d.String(), "attempt": attempt + 1}
+		if resp != nil {
+			fields["status"] = resp.StatusCode
+			if ra := resp.Header.Get("Retry-After"); ra != "" {
+				fields["retry_after"] = ra
+			}
+		}
+		tflog.Info(b.ctx, "Waiting before retrying an eventnotify API request", fields)
+	}
+	return d
 }
 
 // idempotent reports whether a request with this method may be repeated after the service
@@ -54,7 +108,12 @@ func idempotent(method string) bool {
 // answer of a create that the caller cancelled while it was in flight (see transport) is
 // how the caller learns what the service created.
 func retryPolicy(method string) retryablehttp.CheckRetry {
-	safe := idempotent(method)
+	return retryPolicySafe(idempotent(method))
+}
+
+// retryPolicySafe is retryPolicy for a request that may (safe) or may not be repeated after
+// the service may have acted on it.
+func retryPolicySafe(safe bool) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil && (err != nil || retryableStatus(resp, safe)) {
 			return false, ctxErr
@@ -89,18 +148,33 @@ func retryableTransportError(err error) bool {
 	if errors.As(err, &rl) {
 		return false
 	}
+	return !untrustedCertificate(err)
+}
+
+// untrustedCertificate reports a TLS certificate that failed verification.
+func untrustedCertificate(err error) bool {
 	var (
 		unknownAuthority x509.UnknownAuthorityError
 		hostname         x509.HostnameError
 		invalidCert      x509.CertificateInvalidError
 		verification     *tls.CertificateVerificationError
 	)
-	if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
-		errors.As(err, &invalidCert) || errors.As(err, &verification) {
-		return false
-	}
-	return true
+	return errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+		errors.As(err, &invalidCert) || errors.As(err, &verification)
 }
+
+// certificateError marks a request that failed because the server's certificate could not
+// be verified: nothing was sent.
+type certificateError struct{ err error }
+
+// Error is the underlying error's.
+func (e *certificateError) Error() string { return e.err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *certificateError) Unwrap() error { return e.err }
+
+// Is makes errors.Is(err, ErrUntrustedCertificate) work.
+func (e *certificateError) Is(target error) bool { return target == ErrUntrustedCertificate }
 
 // notSent reports whether a transport error certainly happened before any byte of the
 // request reached the server: a failed dial (DNS lookup, connection refused, dial timeout).

@@ -42,6 +42,10 @@ func TestRetries(t *testing.T) {
 	list := func(ctx context.Context, c *Client) error { _, err := c.ListEvents(ctx); return err }
 	post := func(ctx context.Context, c *Client) error { _, err := c.CreateSubscriptions(ctx, "", nil); return err }
 	patch := func(ctx context.Context, c *Client) error {
+		_, err := c.BulkUpdateSubscriptions(ctx, "", []Subscription{{ID: "a"}})
+		return err
+	}
+	bulkDelete := func(ctx context.Context, c *Client) error {
 		_, err := c.BulkDeleteSubscriptions(ctx, "", []string{"a"})
 		return err
 	}
@@ -72,6 +76,7 @@ func TestRetries(t *testing.T) {
 		{"POST 429 retried", post, []int{429, 429}, nil, okCreate, 3, 3, 0},
 		{"PATCH 503 not retried", patch, []int{503}, nil, okBulk, 3, 1, 503},
 		{"PATCH 429 retried", patch, []int{429}, nil, okBulk, 3, 2, 0},
+		{"bulk delete 503 retried", bulkDelete, []int{503}, nil, okBulk, 3, 2, 0},
 		{"PUT 502 retried", put, []int{502}, nil, okReplace, 3, 2, 0},
 		{"DELETE 504 retried", del, []int{504, 503}, nil, okNoBody, 3, 3, 0},
 		{"DELETE 409 not retried", del, []int{409}, nil, okNoBody, 3, 1, 409},
@@ -140,7 +145,8 @@ func TestBackoff(t *testing.T) {
 		{"", 0, false},
 		{"later", 0, false},
 		{"99999999", maxRetryAfter, true},
-		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
+		{now.Add(45 * time.Second).Format(http.TimeFormat), 45 * time.Second, true},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), maxRetryAfter, true},
 		{"Wednesday, 01-Jan-25 12:00:30 GMT", 30 * time.Second, true}, // RFC 850
 		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
 		{now.Add(24 * time.Hour).Format(http.TimeFormat), maxRetryAfter, true},
@@ -314,5 +320,59 @@ func TestRetryStopsWithContext(t *testing.T) {
 	}
 	if time.Since(start) > 10*time.Second {
 		t.Error("the back-off ignored the context")
+	}
+}
+
+// TestWaitBudget: the waits between the attempts of one request add up to at most
+// maxTotalWait, each cut to what is left, and retrying stops once the budget is spent.
+func TestWaitBudget(t *testing.T) {
+	tests := []struct {
+		name  string
+		waits []time.Duration // what the back-off asks for, attempt by attempt
+		want  []time.Duration // what the budget grants
+	}{
+		{"within the budget", []time.Duration{time.Second, 2 * time.Second}, []time.Duration{time.Second, 2 * time.Second}},
+		{"cut to what is left", []time.Duration{maxRetryAfter, maxRetryAfter, maxRetryAfter, maxRetryAfter, maxRetryAfter, maxRetryAfter},
+			[]time.Duration{maxRetryAfter, maxRetryAfter, maxRetryAfter, maxRetryAfter, maxRetryAfter, 0}},
+		{"one long wait", []time.Duration{maxTotalWait + time.Hour, time.Second}, []time.Duration{maxTotalWait, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			i := 0
+			b := &waitBudget{ctx: context.Background(), left: maxTotalWait,
+				backoff: func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { d := tc.waits[i]; i++; return d }}
+			var total time.Duration
+			for n, want := range tc.want {
+				got := b.wait(0, 0, n, nil)
+				if got != want {
+					t.Fatalf("wait %d = %v, want %v", n, got, want)
+				}
+				total += got
+			}
+			if total > maxTotalWait {
+				t.Errorf("waited %v in all, more than %v", total, maxTotalWait)
+			}
+		})
+	}
+}
+
+// TestRetryStopsWhenBudgetIsSpent: once the waits of a request add up to maxTotalWait, an
+// answer that would be retried is not; before that it is.
+func TestRetryStopsWhenBudgetIsSpent(t *testing.T) {
+	c := &Client{now: time.Now}
+	rc := c.retryClient(context.Background(), http.MethodGet)
+	throttled := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
+	if retry, _ := rc.CheckRetry(context.Background(), throttled, nil); !retry {
+		t.Fatal("a 429 is not retried with the budget untouched")
+	}
+	var total time.Duration
+	for i := 0; i < 10; i++ {
+		total += rc.Backoff(time.Second, time.Second, i, throttled)
+	}
+	if total != maxTotalWait {
+		t.Fatalf("waits add up to %v, want %v", total, maxTotalWait)
+	}
+	if retry, _ := rc.CheckRetry(context.Background(), throttled, nil); retry {
+		t.Fatal("a 429 is retried after the budget is spent")
 	}
 }

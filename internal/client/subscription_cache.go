@@ -9,11 +9,11 @@ package client
 //     page with Config.ListPageSize (default 100, the largest page the service is known to
 //     accept), and keeps the result as a map by subscription ID. Later reads of the account
 //     are served from that map. Concurrent first reads share one listing (singleflight).
-//   - An ID missing from the listing is read with a single GET (operation 6), so a 404 stays
+//   - An ID missing from the listing is read with a single GET (getSubscribedEventForAccount), so a 404 stays
 //     the authority for "deleted", and a subscription created after the listing is still
 //     found. A listing that fails makes the reads fall back to single GETs; the failure is
 //     remembered (until the next write or the TTL), so that N reads do not try N listings.
-//   - Every write through the Client to an account (operations 2, 3, 4, 5, 7, 8 and 9: any
+//   - Every write through the Client to an account (updateSubscriptions, createSubscriptions, deleteSubscriptionForAccount, bulkOperationsOnSubscriptionsForAccount, updateSubscription, deleteSubscription and createEventStreamTopicAndSubscription: any
 //     non-GET call, see Client.call) drops the account's listing once the write is over,
 //     whether it succeeded or not. Listings are versioned by a per-account generation that
 //     every write bumps: a listing that was in flight during a write is not stored, and a read
@@ -157,49 +157,39 @@ func (c *Client) ReadSubscription(ctx context.Context, accountID, id string) (*S
 	}
 	if subs, ok := c.listing(ctx, account); ok {
 		if s, found := subs[listingKey(id)]; found {
+			c.claims.claim(s)
 			return &s, nil
 		}
 	}
-	return c.GetSubscription(ctx, account, id)
+	s, err := c.GetSubscription(ctx, account, id)
+	if err == nil {
+		c.claims.claim(*s)
+	}
+	return s, err
 }
 
 // listing returns the account's listing, listing the account unless a usable listing
 // exists, and false when reads must go to single GETs.
 func (c *Client) listing(ctx context.Context, account string) (map[string]Subscription, bool) {
 	ttl := c.cfg.ListCacheTTL
-	for i := 0; ; i++ {
-		subs, gen, state := c.listings.lookup(account, c.now(), ttl)
-		switch state {
-		case listingHit:
-			return subs, true
-		case listingFailed:
-			return nil, false
-		}
-		ch := c.listings.group.DoChan(account+"\x00"+strconv.FormatUint(gen, 10), func() (any, error) {
-			// A listing may have been stored since lookup (by a flight that has just ended).
-			switch subs, _, state := c.listings.lookup(account, c.now(), ttl); state {
-			case listingHit:
-				return subs, nil
-			case listingFailed:
-				return nil, errListingFailed
-			}
-			return c.listAccount(ctx, account, gen)
-		})
-		select {
-		case <-ctx.Done():
-			return nil, false
-		case r := <-ch:
-			if r.Err == nil {
-				return r.Val.(map[string]Subscription), true
-			}
-			// A flight started by another reader may have ended with that reader's context:
-			// start one with ours.
-			if ctx.Err() == nil && isContextError(r.Err) && i+1 < tokenFlightRetries {
-				continue
-			}
-			return nil, false
-		}
+	subs, gen, state := c.listings.lookup(account, c.now(), ttl)
+	switch state {
+	case listingHit:
+		return subs, true
+	case listingFailed:
+		return nil, false
 	}
+	subs, err := sharedFlight(ctx, &c.listings.group, account+"\x00"+strconv.FormatUint(gen, 10), func() (map[string]Subscription, error) {
+		// A listing may have been stored since lookup (by a flight that has just ended).
+		switch subs, _, state := c.listings.lookup(account, c.now(), ttl); state {
+		case listingHit:
+			return subs, nil
+		case listingFailed:
+			return nil, errListingFailed
+		}
+		return c.listAccount(ctx, account, gen)
+	})
+	return subs, err == nil
 }
 
 // listAccount lists the account for generation gen and stores the result.

@@ -78,7 +78,7 @@ func (e *cacheEnv) seed(account string, n int) []mockserver.Subscription {
 	return out
 }
 
-// lists and gets count the list requests (operation 1) and single reads (operation 6).
+// lists and gets count the list requests (listSubscribedEventsForAccount) and single reads (getSubscribedEventForAccount).
 func (e *cacheEnv) lists() int { return e.mock.Count(http.MethodGet, mockserver.RouteSubscriptions) }
 func (e *cacheEnv) gets() int  { return e.mock.Count(http.MethodGet, mockserver.RouteSubscription) }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // Operation names used in errors and logs.
@@ -27,58 +28,7 @@ const (
 	maxPages = 100000
 )
 
-// Subscription is a subscription as the service returns it.
-type Subscription struct {
-	// ID is the service-assigned subscriptionId.
-	ID string
-	// AccountID is the owning account.
-	AccountID string
-	// EventName is the event subscribed to.
-	EventName string
-	// DestinationType is EVENT_STREAMS or EMAIL.
-	DestinationType string
-	// LogLevel is INFO, WARNING or ERROR.
-	LogLevel string
-	// DestinationEmail is the e-mail destination, for EMAIL.
-	DestinationEmail string
-	// EventStreamsEnvironment is the event streams environment ID.
-	EventStreamsEnvironment string
-	// EventStreamsEnvironmentName is the event streams environment name.
-	EventStreamsEnvironmentName string
-	// EventStreamsTopic is the event streams topic.
-	EventStreamsTopic string
-	// Enabled tells whether the subscription is active; absent on the wire means true.
-	Enabled bool
-	// CreatedDate is the creation time in Unix milliseconds.
-	CreatedDate int64
-	// LastUpdatedDate is the last update time in Unix milliseconds.
-	LastUpdatedDate int64
-	// CreatedBy is the e-mail of the creating user.
-	CreatedBy string
-	// LastUpdatedUserID is the e-mail of the user who last updated the subscription.
-	LastUpdatedUserID string
-}
-
-// SubscriptionInput is what a caller may set on a subscription (SubscriptionCreate); it
-// carries no server-managed field.
-type SubscriptionInput struct {
-	// EventName is required.
-	EventName string
-	// DestinationType is required: EVENT_STREAMS or EMAIL.
-	DestinationType string
-	// LogLevel is required: INFO, WARNING or ERROR.
-	LogLevel string
-	// EventStreamsEnvironment is the environment ID; "" is omitted.
-	EventStreamsEnvironment string
-	// EventStreamsEnvironmentName is the environment name; "" is omitted.
-	EventStreamsEnvironmentName string
-	// EventStreamsTopic is the topic; "" is omitted.
-	EventStreamsTopic string
-	// Enabled is omitted when nil (the service's default is true).
-	Enabled *bool
-}
-
-// ListOptions tunes operation 1. Zero values select the service's defaults, except that the
+// ListOptions tunes listSubscribedEventsForAccount. Zero values select the service's defaults, except that the
 // client asks for pages of 100 when PageSize is 0.
 type ListOptions struct {
 	// PageSize is the number of subscriptions per page.
@@ -89,7 +39,7 @@ type ListOptions struct {
 	SortDirection string
 }
 
-// Page is one page of operation 1.
+// Page is one page of listSubscribedEventsForAccount.
 type Page struct {
 	// Subscriptions holds the page's subscriptions; never nil.
 	Subscriptions []Subscription
@@ -109,39 +59,58 @@ type Page struct {
 	Last bool
 }
 
-// ListSubscriptions returns every subscription of the account (operation 1), paging through
-// to the last page. An account without subscriptions (204, or the service's 404) yields an
-// empty slice and no error.
+// ListSubscriptions returns every subscription of the account (listSubscribedEventsForAccount), paging through
+// to the last page. An account without subscriptions (204, or the service's own 404) yields
+// an empty slice and no error.
+//
+// Paging ends where the service says (the metadata's last, or totalPages), and otherwise at
+// an empty page or at a page that repeats one already read (a server that ignores
+// pageNumber): never at a merely short page, since a server may clamp the page size, and never
+// after maxPages pages, whatever the items carry.
 func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, error) {
 	all := []Subscription{}
-	seen := make(map[string]struct{})
+	seenIDs := make(map[string]struct{})
+	seenPages := make(map[string]struct{})
 	for n := 0; n < maxPages; n++ {
 		page, err := c.ListSubscriptionsPage(ctx, accountID, n, opts)
 		if err != nil {
 			return nil, err
 		}
-		added := 0
+		if len(page.Subscriptions) > 0 {
+			key := pageKey(page.Subscriptions)
+			if _, repeated := seenPages[key]; repeated {
+				break
+			}
+			seenPages[key] = struct{}{}
+		}
 		for _, s := range page.Subscriptions {
 			if s.ID != "" {
-				if _, dup := seen[s.ID]; dup {
+				if _, dup := seenIDs[listingKey(s.ID)]; dup {
 					continue
 				}
-				seen[s.ID] = struct{}{}
+				seenIDs[listingKey(s.ID)] = struct{}{}
 			}
 			all = append(all, s)
-			added++
 		}
-		if page.Last || added == 0 {
+		if page.Last {
 			break
 		}
 	}
 	return all, nil
 }
 
-// ListSubscriptionsPage returns one page of operation 1; pageNumber starts at 0. An empty
-// account (204, or a 404 with the service's error body) yields an empty last page. Last is
-// also set when the service says that this is the last page by totalPages, or gives no
-// pagination metadata and a short page.
+// pageKey identifies a page by its content, so that a page served again is recognised.
+func pageKey(subs []Subscription) string {
+	var b strings.Builder
+	for _, s := range subs {
+		fmt.Fprintf(&b, "%+v\x00", s)
+	}
+	return b.String()
+}
+
+// ListSubscriptionsPage returns one page of listSubscribedEventsForAccount; pageNumber starts at 0. An empty
+// account (204, or the service's own 404) yields an empty last page. Last is also set when
+// the service says that this is the last page (last, or totalPages), and for an empty page.
 func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -172,8 +141,7 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 		query:     q,
 	})
 	if err != nil {
-		var apiErr *APIError
-		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound && apiErr.serviceErrorShape() {
+		if errors.Is(err, ErrNotFound) {
 			return empty, nil
 		}
 		return nil, err
@@ -188,7 +156,7 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 	return w.page(pageNumber, pageSize), nil
 }
 
-// page builds a Page from a decoded wrapper of operation 1.
+// page builds a Page from a decoded wrapper of listSubscribedEventsForAccount.
 func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
 	p := &Page{
 		Subscriptions: w.list(),
@@ -199,8 +167,9 @@ func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
 	p.NumberOfElements = len(p.Subscriptions)
 	m := w.PaginationMetadata
 	if m == nil {
-		// No metadata: a short page is the last one.
-		p.Last = len(p.Subscriptions) < pageSize
+		// No metadata: only an empty page is known to be the last one (a short page may be
+		// a page size clamped by the server).
+		p.Last = len(p.Subscriptions) == 0
 		return p
 	}
 	if m.PageNumber != nil {
@@ -232,16 +201,32 @@ func (w *wireSubscriptionWrapper) page(requested, pageSize int) *Page {
 	return p
 }
 
-// ReplaceSubscriptions replaces all subscriptions of the account with in (operation 2) and
+// ReplaceSubscriptions replaces all subscriptions of the account with in (updateSubscriptions) and
 // returns what the service answers; 204 yields an empty slice.
 func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
 	return c.writeSubscriptions(ctx, opReplaceSubscriptions, http.MethodPut, accountID, in)
 }
 
-// CreateSubscriptions creates subscriptions in the account (operation 3) and returns them;
-// 204 yields an empty slice.
+// CreateSubscriptions creates subscriptions in the account (createSubscriptions) and returns
+// them in the order of in, each matched to its input by content. A create whose answer is
+// lost is never repeated blindly: the account is read to find what it created, and only what
+// is missing is created, once (see create_reconcile.go); when that cannot be settled, the
+// error is an *UnknownOutcomeError. On error, entry i of the result is the subscription known
+// to exist for in[i] (adopted or created), or the zero Subscription when there is none; the
+// caller must keep track of the ones with an ID.
 func (c *Client) CreateSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
-	return c.writeSubscriptions(ctx, opCreateSubscriptions, http.MethodPost, accountID, in)
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opCreateSubscriptions, err)
+	}
+	result, err := c.createSubscriptions(ctx, accountID, in)
+	out := make([]Subscription, len(result))
+	for i, s := range result {
+		if s != nil {
+			out[i] = *s
+		}
+	}
+	return out, err
 }
 
 // writeSubscriptions sends a SubscriptionCreateRequest and reads a SubscriptionWrapper.
@@ -270,7 +255,7 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	return w.list(), nil
 }
 
-// DeleteAllSubscriptions deletes every subscription of the account (operation 4). The
+// DeleteAllSubscriptions deletes every subscription of the account (deleteSubscriptionForAccount). The
 // service's 404 for an account without subscriptions is returned as an *APIError that
 // matches ErrNotFound.
 func (c *Client) DeleteAllSubscriptions(ctx context.Context, accountID string) error {
@@ -287,9 +272,9 @@ func (c *Client) DeleteAllSubscriptions(ctx context.Context, accountID string) e
 	return err
 }
 
-// GetSubscription reads one subscription (operation 6); the service's 404 matches
+// GetSubscription reads one subscription (getSubscribedEventForAccount); the service's 404 matches
 // ErrNotFound. The subscription is accepted at the top level of the body or under
-// "subscription" (rule 5).
+// "subscription" (see SERVICE.md).
 func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -314,8 +299,8 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	return s, nil
 }
 
-// UpdateSubscription replaces one subscription's settings (operation 7) and returns the
-// updated subscription, accepted in either shape of rule 5.
+// UpdateSubscription replaces one subscription's settings (updateSubscription) and returns the
+// updated subscription, accepted in either shape (see SERVICE.md).
 func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, in SubscriptionInput) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -329,7 +314,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 		method:    http.MethodPut,
 		accountID: accountID,
 		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
-		in:        wireSubscriptionUpdateSingleRequest{Subscription: toWireCreate(in)},
+		in:        wireSubscriptionUpdateSingleRequest{Subscription: in},
 	})
 	if err != nil {
 		return nil, err
@@ -341,7 +326,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 	return s, nil
 }
 
-// DeleteSubscription deletes one subscription (operation 8); the service's 404 matches
+// DeleteSubscription deletes one subscription (deleteSubscription); the service's 404 matches
 // ErrNotFound.
 func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) error {
 	accountID, err := c.account(accountID)

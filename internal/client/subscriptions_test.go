@@ -170,14 +170,14 @@ func TestOperationsWire(t *testing.T) {
 			wantAbsent: []string{"subscriptionIds"},
 		},
 		{
-			name: "6 read subscription, top level (rule 5 sample)",
+			name: "6 read subscription, top level (SERVICE.md rule 5 sample)",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.GetSubscription(ctx, "", full.ID)
 			},
 			method: http.MethodGet, path: one, status: 200, respBody: fullSubscriptionJSON, want: &full,
 		},
 		{
-			name: "6 read subscription, wrapped (rule 5 schema)",
+			name: "6 read subscription, wrapped (SERVICE.md rule 5 schema)",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.GetSubscription(ctx, "acc-1", full.ID)
 			},
@@ -328,7 +328,8 @@ func deref(v any) any {
 	return v
 }
 
-// TestListEmptyAccount: 204 and the service's 404 both mean "no subscriptions".
+// TestListEmptyAccount: 204 and the service's own 404 both mean "no subscriptions"; a 404
+// that is not the service's (no body, an HTML page, a router's JSON) is an error.
 func TestListEmptyAccount(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -339,7 +340,10 @@ func TestListEmptyAccount(t *testing.T) {
 		{"404 service body", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 404, `{"error":"Entity not found","messages":["No subscriptions found for account acc-1"],"path":"/rest/v1/accounts/acc-1/subscriptions"}`)
 		}, false},
-		{"404 no body", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) }, false},
+		{"404 no body", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) }, true},
+		{"404 gateway JSON", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 404, `{"message":"Not Found"}`)
+		}, true},
 		{"200 empty list", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 200, `{"subscriptions":[],"paginationMetadata":{"pageNumber":0,"totalPages":0,"last":true}}`)
 		}, false},
@@ -421,7 +425,8 @@ func TestListPaging(t *testing.T) {
 		{"exact multiple, empty page ends", 200, 0, func(pn, ps, tp int) string {
 			return fmt.Sprintf(`{"pageNumber":%d}`, pn)
 		}, 3, 200, false},
-		{"no metadata, short page ends", 250, 0, func(pn, ps, tp int) string { return "" }, 3, 250, false},
+		// A short page may be a page size the server clamped: only an empty page ends.
+		{"no metadata, empty page ends", 250, 0, func(pn, ps, tp int) string { return "" }, 4, 250, false},
 		{"small page size", 25, 10, func(pn, ps, tp int) string {
 			return fmt.Sprintf(`{"pageNumber":%d,"pageSize":%d,"totalPages":%d,"last":%t}`, pn, ps, tp, pn+1 >= tp)
 		}, 3, 25, false},

@@ -36,8 +36,8 @@ func TestUntrustedCertificate(t *testing.T) {
 	}
 	_, err = c.ListLogLevels(context.Background())
 	var verification *tls.CertificateVerificationError
-	if !errors.As(err, &verification) {
-		t.Fatalf("error %v, want a certificate verification error", err)
+	if !errors.As(err, &verification) || !errors.Is(err, ErrUntrustedCertificate) {
+		t.Fatalf("error %v, want a certificate verification error matching ErrUntrustedCertificate", err)
 	}
 	for _, want := range []string{"generate JWT", "certificate signed by unknown authority"} {
 		if !strings.Contains(err.Error(), want) {

@@ -24,9 +24,6 @@ const (
 	defaultTokenLifetime = 5 * time.Minute
 	// maxRefreshMargin is the longest time before expiry at which a token is refreshed.
 	maxRefreshMargin = 30 * time.Second
-	// tokenFlightRetries bounds how often a caller joins a new fetch after a fetch it shared
-	// was cancelled by the context of the caller that started it.
-	tokenFlightRetries = 3
 )
 
 // tokenCache holds one JWT per account. Fetches are deduplicated per account, so concurrent
@@ -101,28 +98,16 @@ func (c *Client) token(ctx context.Context, accountID string) (string, error) {
 	if t, ok := c.tokens.fresh(accountID, c.now()); ok {
 		return t, nil
 	}
-	for i := 0; ; i++ {
-		ch := c.tokens.group.DoChan(accountID, func() (any, error) {
-			if t, ok := c.tokens.fresh(accountID, c.now()); ok {
-				return t, nil
-			}
-			return c.fetchToken(ctx, accountID)
-		})
-		select {
-		case <-ctx.Done():
-			return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ctx.Err())
-		case r := <-ch:
-			if r.Err == nil {
-				return r.Val.(string), nil
-			}
-			// A fetch started by another caller may have ended with that caller's context:
-			// start a new one with ours.
-			if ctx.Err() == nil && isContextError(r.Err) && i+1 < tokenFlightRetries {
-				continue
-			}
-			return "", r.Err
+	token, err := sharedFlight(ctx, &c.tokens.group, accountID, func() (string, error) {
+		if t, ok := c.tokens.fresh(accountID, c.now()); ok {
+			return t, nil
 		}
+		return c.fetchToken(ctx, accountID)
+	})
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, err)
 	}
+	return token, err
 }
 
 // isContextError reports a cancellation or deadline.
@@ -142,6 +127,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		basicUser: user,
 		basicPass: pass,
 		otp:       c.cfg.OTP,
+		auth:      true,
 	}
 	if u, err := url.Parse(c.cfg.AuthURL); err == nil {
 		req.path = strings.TrimRight(u.Path, "/") + path
@@ -151,7 +137,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		return "", err
 	}
 	if !resp.success() {
-		return "", c.apiErrorBasic(req.path, accountID, resp)
+		return "", c.apiError(req, accountID, resp)
 	}
 	if resp.readErr != nil {
 		return "", fmt.Errorf("could not read response of %s: %w", opGenerateJWT, resp.readErr)
@@ -169,15 +155,6 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		refreshAt: expiresAt.Add(-refreshMargin(lifetime)),
 	})
 	return token, nil
-}
-
-// apiErrorBasic is the error of a failed JWT fetch; its 401 advice is about the Basic
-// credentials even when nothing else is wrong.
-func (c *Client) apiErrorBasic(path, accountID string, resp *httpResponse) *APIError {
-	e := newAPIError(opGenerateJWT, http.MethodGet, path, resp.status, resp.body)
-	e.accountID = accountID
-	e.attempts = resp.attempts
-	return e
 }
 
 // parseTokenBody reads a JWT from the endpoint's body: plain text, a JSON string, or a JSON

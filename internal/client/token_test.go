@@ -117,7 +117,7 @@ func TestAuthModes(t *testing.T) {
 	}
 }
 
-// TestJWTBodyForms accepts every JWT body form of INTERFACE.md.
+// TestJWTBodyForms accepts every JWT body form of SERVICE.md.
 func TestJWTBodyForms(t *testing.T) {
 	for _, form := range []string{"plain", "plain-newline", "json-string", "token", "jwt", "access_token"} {
 		t.Run(form, func(t *testing.T) {
@@ -342,8 +342,9 @@ func Test401Persistent(t *testing.T) {
 	c := f.newClient(nil)
 	f.set(func(f *fakeAPI) { f.minSeq = 1 << 60 })
 	_, err := c.ListEvents(context.Background())
+	var apiErr *APIError
 	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "list events: HTTP 401") ||
-		!strings.Contains(err.Error(), "Check the username and password or API token") {
+		!errors.As(err, &apiErr) || apiErr.PreIssuedJWT || apiErr.JWTEndpoint {
 		t.Fatalf("error %v", err)
 	}
 	if got := f.jwtFetches.Load(); got != 2 {
@@ -412,9 +413,9 @@ func TestPreIssuedJWTRejected(t *testing.T) {
 		cfg.Username, cfg.Password, cfg.AuthURL, cfg.JWT = "", "", "", expired
 	})
 	_, err := c.ListEvents(context.Background())
-	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "pre-issued JWT was rejected") ||
-		!strings.Contains(err.Error(), "expired") {
-		t.Fatalf("error %v", err)
+	var apiErr *APIError
+	if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &apiErr) || !apiErr.PreIssuedJWT {
+		t.Fatalf("error %v, want a 401 that says the pre-issued JWT was used", err)
 	}
 	if got := len(f.jwts()); got != 0 {
 		t.Errorf("%d JWT requests, want 0", got)
@@ -434,7 +435,11 @@ func TestJWTEndpointErrors(t *testing.T) {
 			t.Fatalf("error %v", err)
 		}
 		msg := err.Error()
-		for _, want := range []string{"list events: generate JWT: HTTP 401 Unauthorized", "Check the username and password or API token"} {
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || !apiErr.JWTEndpoint || apiErr.PreIssuedJWT {
+			t.Errorf("error %v is not marked as the JWT endpoint's", err)
+		}
+		for _, want := range []string{"list events: generate JWT: HTTP 401 Unauthorized"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("%q lacks %q", msg, want)
 			}
@@ -454,8 +459,9 @@ func TestJWTEndpointErrors(t *testing.T) {
 		f.set(func(f *fakeAPI) { f.requireOTP = testOTP })
 		c := f.newClient(nil)
 		_, err := c.Token(context.Background(), "")
-		if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "OTP") {
-			t.Fatalf("error %v", err)
+		var apiErr *APIError
+		if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &apiErr) || apiErr.OTPSent || !apiErr.JWTEndpoint {
+			t.Fatalf("error %v, want the JWT endpoint's 401 for a request without an OTP", err)
 		}
 	})
 	t.Run("503 retried", func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 const opCreateTopic = "create event streams topic"
 
-// TopicInput is the request of operation 9.
+// TopicInput is the request of createEventStreamTopicAndSubscription.
 type TopicInput struct {
 	// EnvironmentID is the event streams environment (eventStreamsEnvironmentId); required.
 	EnvironmentID string
@@ -22,7 +22,7 @@ type TopicInput struct {
 	TopicDescription string
 }
 
-// TopicResult is what operation 9 reports about the topic and subscription it created.
+// TopicResult is what createEventStreamTopicAndSubscription reports about the topic and subscription it created.
 type TopicResult struct {
 	// SubscriptionName is data.eventStreamsSubscriptionCreate.name.
 	SubscriptionName string
@@ -35,7 +35,7 @@ type TopicResult struct {
 }
 
 // CreateEventStreamTopic creates an event streams topic and a subscription on it for the
-// account (operation 9). The service offers no way to read, change or delete it afterwards.
+// account (createEventStreamTopicAndSubscription). The service offers no way to read, change or delete it afterwards.
 func (c *Client) CreateEventStreamTopic(ctx context.Context, accountID string, in TopicInput) (*TopicResult, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {

@@ -8,52 +8,17 @@ import (
 	"strconv"
 )
 
-// This file holds the JSON shapes of the service, written from its specification, and the
+// This file holds the JSON shapes of the service, as SERVICE.md describes them, and the
 // conversions between them and the exported types. Unknown members are ignored everywhere.
 
-// wireSubscription is the service's Subscription. Its omitempty tags matter only for the bulk
-// update, the one request that sends whole subscriptions.
-type wireSubscription struct {
-	SubscriptionID              string    `json:"subscriptionId,omitempty"`
-	AccountID                   string    `json:"accountId,omitempty"`
-	EventName                   string    `json:"eventName,omitempty"`
-	DestinationType             string    `json:"destinationType,omitempty"`
-	LogLevel                    string    `json:"logLevel,omitempty"`
-	DestinationEmail            string    `json:"destinationEmail,omitempty"`
-	EventStreamsEnvironment     string    `json:"eventStreamsEnvironment,omitempty"`
-	EventStreamsEnvironmentName string    `json:"eventStreamsEnvironmentName,omitempty"`
-	EventStreamsTopic           string    `json:"eventStreamsTopic,omitempty"`
-	Enabled                     *bool     `json:"enabled,omitempty"`
-	CreatedDate                 flexInt64 `json:"createdDate,omitempty"`
-	LastUpdatedDate             flexInt64 `json:"lastUpdatedDate,omitempty"`
-	CreatedBy                   string    `json:"createdBy,omitempty"`
-	LastUpdatedUserID           string    `json:"lastUpdatedUserId,omitempty"`
-}
-
-// present reports whether the object carried a subscription at all.
-func (w *wireSubscription) present() bool {
-	return w.SubscriptionID != "" || w.EventName != ""
-}
-
-// wireSubscriptionCreate is the service's SubscriptionCreate: never any server-managed field.
-type wireSubscriptionCreate struct {
-	EventName                   string `json:"eventName"`
-	DestinationType             string `json:"destinationType"`
-	LogLevel                    string `json:"logLevel"`
-	EventStreamsEnvironment     string `json:"eventStreamsEnvironment,omitempty"`
-	EventStreamsEnvironmentName string `json:"eventStreamsEnvironmentName,omitempty"`
-	EventStreamsTopic           string `json:"eventStreamsTopic,omitempty"`
-	Enabled                     *bool  `json:"enabled,omitempty"`
-}
-
-// wireSubscriptionCreateRequest is SubscriptionCreateRequest (operations 2 and 3).
+// wireSubscriptionCreateRequest is SubscriptionCreateRequest (updateSubscriptions and createSubscriptions).
 type wireSubscriptionCreateRequest struct {
-	Subscriptions []wireSubscriptionCreate `json:"subscriptions"`
+	Subscriptions []SubscriptionInput `json:"subscriptions"`
 }
 
-// wireSubscriptionUpdateSingleRequest is SubscriptionUpdateSingleRequest (operation 7).
+// wireSubscriptionUpdateSingleRequest is SubscriptionUpdateSingleRequest (updateSubscription).
 type wireSubscriptionUpdateSingleRequest struct {
-	Subscription wireSubscriptionCreate `json:"subscription"`
+	Subscription SubscriptionInput `json:"subscription"`
 }
 
 // wirePagination is PaginationMetadata.
@@ -67,13 +32,14 @@ type wirePagination struct {
 	Last             *bool      `json:"last"`
 }
 
-// wireSubscriptionWrapper is SubscriptionWrapper. It embeds one Subscription as well, because
-// operations 6 and 7 are documented with the subscription at the top level (rule 5).
+// wireSubscriptionWrapper is SubscriptionWrapper. A subscription at the top level of the body
+// is kept too, because getSubscribedEventForAccount and updateSubscription are documented with
+// the subscription at the top level (see SERVICE.md).
 type wireSubscriptionWrapper struct {
-	wireSubscription
-	Subscriptions      []wireSubscription `json:"subscriptions"`
-	Subscription       *wireSubscription  `json:"subscription"`
-	PaginationMetadata *wirePagination    `json:"paginationMetadata"`
+	Subscriptions      []Subscription  `json:"subscriptions"`
+	Subscription       *Subscription   `json:"subscription"`
+	PaginationMetadata *wirePagination `json:"paginationMetadata"`
+	top                Subscription    // the body read as one subscription, when it carries no other
 }
 
 // wireBulkDeleteRequest is SubscriptionPatchRequest for operation "delete".
@@ -84,8 +50,8 @@ type wireBulkDeleteRequest struct {
 
 // wireBulkUpdateRequest is SubscriptionPatchRequest for operation "update".
 type wireBulkUpdateRequest struct {
-	Operation     string             `json:"operation"`
-	Subscriptions []wireSubscription `json:"subscriptions"`
+	Operation     string         `json:"operation"`
+	Subscriptions []Subscription `json:"subscriptions"`
 }
 
 // wireOperationStatus is OperationStatus.
@@ -155,71 +121,12 @@ func (n *flexInt64) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// toSubscription converts the wire form; an absent "enabled" means true.
-func (w *wireSubscription) toSubscription() Subscription {
-	return Subscription{
-		ID:                          w.SubscriptionID,
-		AccountID:                   w.AccountID,
-		EventName:                   w.EventName,
-		DestinationType:             w.DestinationType,
-		LogLevel:                    w.LogLevel,
-		DestinationEmail:            w.DestinationEmail,
-		EventStreamsEnvironment:     w.EventStreamsEnvironment,
-		EventStreamsEnvironmentName: w.EventStreamsEnvironmentName,
-		EventStreamsTopic:           w.EventStreamsTopic,
-		Enabled:                     w.Enabled == nil || *w.Enabled,
-		CreatedDate:                 int64(w.CreatedDate),
-		LastUpdatedDate:             int64(w.LastUpdatedDate),
-		CreatedBy:                   w.CreatedBy,
-		LastUpdatedUserID:           w.LastUpdatedUserID,
-	}
-}
-
-// toWireSubscription converts a whole subscription for the bulk update.
-func toWireSubscription(s Subscription) wireSubscription {
-	enabled := s.Enabled
-	return wireSubscription{
-		SubscriptionID:              s.ID,
-		AccountID:                   s.AccountID,
-		EventName:                   s.EventName,
-		DestinationType:             s.DestinationType,
-		LogLevel:                    s.LogLevel,
-		DestinationEmail:            s.DestinationEmail,
-		EventStreamsEnvironment:     s.EventStreamsEnvironment,
-		EventStreamsEnvironmentName: s.EventStreamsEnvironmentName,
-		EventStreamsTopic:           s.EventStreamsTopic,
-		Enabled:                     &enabled,
-		CreatedDate:                 flexInt64(s.CreatedDate),
-		LastUpdatedDate:             flexInt64(s.LastUpdatedDate),
-		CreatedBy:                   s.CreatedBy,
-		LastUpdatedUserID:           s.LastUpdatedUserID,
-	}
-}
-
-// toWireCreate converts an input; empty optional strings and a nil Enabled are omitted.
-func toWireCreate(in SubscriptionInput) wireSubscriptionCreate {
-	w := wireSubscriptionCreate{
-		EventName:                   in.EventName,
-		DestinationType:             in.DestinationType,
-		LogLevel:                    in.LogLevel,
-		EventStreamsEnvironment:     in.EventStreamsEnvironment,
-		EventStreamsEnvironmentName: in.EventStreamsEnvironmentName,
-		EventStreamsTopic:           in.EventStreamsTopic,
-	}
-	if in.Enabled != nil {
-		enabled := *in.Enabled
-		w.Enabled = &enabled
-	}
-	return w
-}
-
 // toWireCreateRequest wraps inputs; an empty input is sent as an empty array, never null.
 func toWireCreateRequest(in []SubscriptionInput) wireSubscriptionCreateRequest {
-	req := wireSubscriptionCreateRequest{Subscriptions: make([]wireSubscriptionCreate, 0, len(in))}
-	for _, s := range in {
-		req.Subscriptions = append(req.Subscriptions, toWireCreate(s))
+	if in == nil {
+		in = []SubscriptionInput{}
 	}
-	return req
+	return wireSubscriptionCreateRequest{Subscriptions: in}
 }
 
 // errNoBody is returned when a body that must carry a value is empty.
@@ -238,12 +145,17 @@ func decodeSubscriptionWrapper(body []byte) (*wireSubscriptionWrapper, error) {
 			return nil, err
 		}
 		if w.Subscriptions == nil {
-			w.Subscriptions = []wireSubscription{}
+			w.Subscriptions = []Subscription{}
 		}
 		return &w, nil
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, err
+	}
+	if w.Subscriptions == nil && (w.Subscription == nil || !w.Subscription.present()) {
+		if err := json.Unmarshal(data, &w.top); err != nil {
+			return nil, err
+		}
 	}
 	return &w, nil
 }
@@ -253,37 +165,32 @@ func decodeSubscriptionWrapper(body []byte) (*wireSubscriptionWrapper, error) {
 func (w *wireSubscriptionWrapper) list() []Subscription {
 	switch {
 	case w.Subscriptions != nil:
-		out := make([]Subscription, 0, len(w.Subscriptions))
-		for i := range w.Subscriptions {
-			out = append(out, w.Subscriptions[i].toSubscription())
-		}
-		return out
+		return w.Subscriptions
 	case w.Subscription != nil && w.Subscription.present():
-		return []Subscription{w.Subscription.toSubscription()}
-	case w.wireSubscription.present():
-		return []Subscription{w.wireSubscription.toSubscription()}
+		return []Subscription{*w.Subscription}
+	case w.top.present():
+		return []Subscription{w.top}
 	}
 	return []Subscription{}
 }
 
-// single returns the one subscription of a response of operation 6 or 7, accepting it under
-// "subscription" or at the top level (rule 5), or as the only member of "subscriptions".
+// single returns the one subscription of an answer of getSubscribedEventForAccount or
+// updateSubscription, accepting it under "subscription" or at the top level, or as the only
+// member of "subscriptions".
 func (w *wireSubscriptionWrapper) single() (*Subscription, error) {
 	switch {
 	case w.Subscription != nil && w.Subscription.present():
-		s := w.Subscription.toSubscription()
-		return &s, nil
-	case w.wireSubscription.present():
-		s := w.wireSubscription.toSubscription()
-		return &s, nil
+		return w.Subscription, nil
+	case w.top.present():
+		return &w.top, nil
 	case len(w.Subscriptions) == 1 && w.Subscriptions[0].present():
-		s := w.Subscriptions[0].toSubscription()
-		return &s, nil
+		return &w.Subscriptions[0], nil
 	}
 	return nil, errors.New("the response carries no subscription")
 }
 
-// decodeSingleSubscription decodes the body of operation 6 or 7.
+// decodeSingleSubscription decodes the body of getSubscribedEventForAccount or
+// updateSubscription.
 func decodeSingleSubscription(body []byte) (*Subscription, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, errNoBody

@@ -40,14 +40,16 @@ func (s *Server) generateJWT(w http.ResponseWriter, r *http.Request, accountID s
 	}
 	now := time.Now()
 	s.mu.Lock()
-	u, ok := s.login(name, secret)
+	u, viaToken, ok := s.login(name, secret)
 	ttl, shape, key := s.jwtTTL, s.jwtShape, s.key
 	s.mu.Unlock()
 	if !ok {
 		s.unauthorizedBasic(w, r)
 		return
 	}
-	if u.OTP != "" && subtle.ConstantTimeCompare([]byte(r.Header.Get(OTPHeader)), []byte(u.OTP)) != 1 {
+	// Users with two-factor authentication use an API token instead of the password
+	// (SERVICE.md authentication rule 4): only a password login of such a user needs the OTP.
+	if u.OTP != "" && !viaToken && subtle.ConstantTimeCompare([]byte(r.Header.Get(OTPHeader)), []byte(u.OTP)) != 1 {
 		s.unauthorizedBasic(w, r)
 		return
 	}
@@ -70,17 +72,18 @@ func (s *Server) unauthorizedBasic(w http.ResponseWriter, r *http.Request) {
 }
 
 // login checks Basic credentials: an API token for "PLATFORM_TOKEN.<user>",
-// else a password for the user name. The caller holds s.mu.
-func (s *Server) login(name, secret string) (User, bool) {
+// else a password for the user name; viaToken tells which. The caller holds
+// s.mu.
+func (s *Server) login(name, secret string) (u User, viaToken, ok bool) {
 	if rest, ok := strings.CutPrefix(name, APITokenPrefix); ok {
 		if u, found := s.users[rest]; found && u.APIToken != "" && equalSecret(u.APIToken, secret) {
-			return cloneUser(u), true
+			return cloneUser(u), true, true
 		}
 	}
 	if u, found := s.users[name]; found && u.Password != "" && equalSecret(u.Password, secret) {
-		return cloneUser(u), true
+		return cloneUser(u), false, true
 	}
-	return User{}, false
+	return User{}, false, false
 }
 
 func equalSecret(want, got string) bool {

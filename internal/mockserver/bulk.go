@@ -12,7 +12,7 @@ const (
 	bulkUpdate = "update"
 )
 
-// bulkSubscriptions serves operation 5. The request rules are checked in
+// bulkSubscriptions serves bulkOperationsOnSubscriptionsForAccount. The request rules are checked in
 // this order: body, operation missing, operation invalid, both lists,
 // the operation's list missing, list empty, malformed list, unknown
 // fields. A valid request answers 207 with one OperationStatus per item,

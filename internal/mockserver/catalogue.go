@@ -50,28 +50,28 @@ func defaultDestinationTypes() []CatalogueEntry {
 	}
 }
 
-// SetEvents replaces the events catalogue (operation 11).
+// SetEvents replaces the events catalogue (listEvents).
 func (s *Server) SetEvents(entries []CatalogueEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events = append([]CatalogueEntry{}, entries...)
 }
 
-// SetLogLevels replaces the log levels catalogue (operation 10).
+// SetLogLevels replaces the log levels catalogue (getLogLevels).
 func (s *Server) SetLogLevels(entries []CatalogueEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.logLevels = append([]CatalogueEntry{}, entries...)
 }
 
-// SetDestinationTypes replaces the destination types catalogue (operation 12).
+// SetDestinationTypes replaces the destination types catalogue (getDestinationTypes).
 func (s *Server) SetDestinationTypes(entries []CatalogueEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.destTypes = append([]CatalogueEntry{}, entries...)
 }
 
-// catalogueHandler serves operations 10, 11 and 12 in the configured shape.
+// catalogueHandler serves getLogLevels, listEvents and getDestinationTypes in the configured shape.
 func (s *Server) catalogueHandler(kind catalogueKind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, _ call) {
 		s.mu.Lock()

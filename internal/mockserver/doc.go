@@ -27,8 +27,23 @@
 // ["Access Denied"],"path":...}. The catalogue operations (10-12) take any
 // valid token. JWT generation takes Basic auth with the user's password,
 // or with the user name "PLATFORM_TOKEN.<username>" and the user's API
-// token; a user with an OTP also needs X-Platform-OTP (whatever the login
-// form), else 401; a user limited to other accounts gets the 403 body.
+// token; a user with an OTP also needs X-Platform-OTP when logging in with
+// the password, else 401 (an API-token login needs none: users with
+// two-factor authentication use an API token instead of the password,
+// SERVICE.md authentication rule 4); a user limited to other accounts gets
+// the 403 body.
+//
+// # Where the mock is stricter than the spec
+//
+//   - Unknown members of a SubscriptionCreate, values of the wrong JSON
+//     type, and server-managed fields on input are 400s (the spec only says
+//     server-managed fields "are not accepted").
+//   - Enum values are case-sensitive; a {subscriptionId} that is not a uuid
+//     is a 400 before existence is checked.
+//   - A bulk request with a repeated or malformed id is a 400 for the whole
+//     request.
+//   - Paths it does not serve answer 404 with error "Not Found", not the
+//     spec's "Entity not found": only missing entities get that value.
 //
 // # Decisions where the spec is silent
 //
@@ -38,7 +53,7 @@
 //     "Malformed JSON request body"; JSON that is not an object: "Request
 //     body must be a JSON object"; over 32 MiB: "Request body is too large".
 //   - A null member counts as absent everywhere.
-//   - Operations 2, 3 and 7 validate each SubscriptionCreate and answer one
+//   - updateSubscriptions, createSubscriptions and updateSubscription validate each SubscriptionCreate and answer one
 //     400 with all messages: first the spec's "Must provide a valid
 //     eventName", "Must provide a valid destinationType", "Must provide a
 //     valid logLevel" (per item, in item order), then "Invalid value for
@@ -51,16 +66,16 @@
 //   - A valid eventName is any non-blank string (the events catalogue is
 //     not consulted); destinationType must be EVENT_STREAMS or EMAIL and
 //     logLevel INFO, WARNING or ERROR, exactly (case-sensitive).
-//   - Operations 2 and 3: "subscriptions is required" when the member is
+//   - updateSubscriptions and createSubscriptions: "subscriptions is required" when the member is
 //     absent, "subscriptions must be an array" when it is not one.
-//     Operation 7: "subscription is required", "subscription must be a
+//     updateSubscription: "subscription is required", "subscription must be a
 //     JSON object". Nothing is stored unless the whole body is valid.
 //   - {subscriptionId} that is not a 36-character uuid: 400 `Invalid
 //     subscriptionId "<value>": must be a uuid` (checked before the body
 //     and before existence). Ids compare case-insensitively.
 //   - 404 "Entity not found" messages: "No subscriptions found for account
-//     <accountId>" (operations 1 with SetEmptyListStatus(404), and 4) and
-//     "No subscription found with id <subscriptionId>" (operations 6, 7, 8,
+//     <accountId>" (listSubscribedEventsForAccount with SetEmptyListStatus(404), and 4) and
+//     "No subscription found with id <subscriptionId>" (getSubscribedEventForAccount, updateSubscription and deleteSubscription,
 //     also when the account has none).
 //   - An unknown path: 404 {"error":"Not Found","messages":["No endpoint
 //     <METHOD> <path>"]}; a known path with another method: 405
@@ -73,16 +88,16 @@
 //   - createdBy and lastUpdatedUserId are the JWT's sub. createdDate and
 //     lastUpdatedDate are Unix milliseconds; lastUpdatedDate is never
 //     before createdDate. enabled defaults to true on create and on the
-//     full replacement of operation 7.
-//   - Operation 2 replaces the account's whole set with new subscriptions
+//     full replacement of updateSubscription.
+//   - updateSubscriptions replaces the account's whole set with new subscriptions
 //     (new ids): 201 when the account had none and some were supplied, 204
 //     when it had none and none were supplied, 200 otherwise (an empty
 //     supplied list deletes everything and answers 200 with an empty list).
-//     Its body, and operation 3's 201 body, is {"subscriptions":[...]}
-//     without paginationMetadata. Operation 3 with an empty list: 204.
-//   - Operation 7 replaces every client-settable field (a full PUT).
+//     Its body, and createSubscriptions's 201 body, is {"subscriptions":[...]}
+//     without paginationMetadata. createSubscriptions with an empty list: 204.
+//   - updateSubscription replaces every client-settable field (a full PUT).
 //
-// Listing (operation 1):
+// Listing (listSubscribedEventsForAccount):
 //   - pageNumber is 0-based (default 0); pageSize defaults to 20 and is
 //     clamped to 100 (Config). Empty values count as absent. A pageNumber
 //     that is not an integer >= 0: 400 "pageNumber must be an integer
@@ -104,7 +119,7 @@
 //     write to the account; DESC walks it backwards. Paging through an
 //     unchanged account is O(page) per request (after one sort).
 //
-// Bulk (operation 5):
+// Bulk (bulkOperationsOnSubscriptionsForAccount):
 //   - Rules are checked in the order: body, "Operation is required"
 //     (absent, null or blank), "Invalid operation. Supported operations
 //     are: delete, update" (case-sensitive), "Cannot provide both
@@ -127,7 +142,7 @@
 //     field: <name>"; several problems joined with "; ". lastUpdatedDate
 //     and lastUpdatedUserId in an item are ignored.
 //
-// Topics (operation 9):
+// Topics (createEventStreamTopicAndSubscription):
 //   - "<field> cannot be blank" for each blank required field, in the
 //     order eventStreamsEnvironmentId, eventStreamsSubscriptionName,
 //     topicName; non-string values and unknown members are 400 too.
@@ -135,9 +150,9 @@
 //     first call creates the topic; each call adds a subscription, so
 //     subscriptionCount is 1, 2, 3... for the same environment and topic.
 //
-// Catalogues (operations 10-12): the wrapper members are "events",
+// Catalogues (getLogLevels, listEvents and getDestinationTypes): the wrapper members are "events",
 // "logLevels" and "destinationTypes"; records are {"name","description"}.
-// SetCatalogueShape selects the other shapes of INTERFACE.md.
+// SetCatalogueShape selects the other shapes of SERVICE.md.
 //
 // Test hooks:
 //   - Faults are checked in injection order; the first that fires answers.

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"math"
 	"net/http"
 	"strconv"
@@ -22,6 +23,13 @@ type Fault struct {
 	Body        string        // raw body; "" = the spec's error body for Status (errorId on 500; none for 401)
 	ContentType string        // for Body; default application/json
 	Drop        bool          // close the connection without any response (hijack)
+	// AfterWork makes the fault lose the answer of a request that succeeded: the request is
+	// handled as usual (its change is kept: subscriptions created, deleted or updated), and
+	// only then is its 2xx answer replaced by the fault's (Status, Body) or by a dropped
+	// connection. A request that did not succeed (a 4xx, say) gets its real answer, and
+	// Count and Ratio advance only on succeeded requests. The counters record what the
+	// client received.
+	AfterWork bool
 }
 
 // faultState is an injected fault and its progress.
@@ -73,10 +81,13 @@ func (s *Server) removeFaultLocked(id int) {
 // accumulator and the fault fires when the accumulator reaches 1 (which
 // then drops by 1): with Ratio 0.5 the 2nd, 4th, 6th... matching requests
 // fire. A Count counts fired answers only.
-func (s *Server) takeFault(method, route string) (Fault, bool) {
+func (s *Server) takeFault(method, route string, afterWork bool) (Fault, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range s.faults {
+		if f.fault.AfterWork != afterWork {
+			continue
+		}
 		if f.fault.Method != "" && !strings.EqualFold(f.fault.Method, method) {
 			continue
 		}
@@ -99,6 +110,58 @@ func (s *Server) takeFault(method, route string) (Fault, bool) {
 		return f.fault, true
 	}
 	return Fault{}, false
+}
+
+// hasAfterWorkFaults reports whether an AfterWork fault is injected.
+func (s *Server) hasAfterWorkFaults() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.faults {
+		if f.fault.AfterWork {
+			return true
+		}
+	}
+	return false
+}
+
+// heldResponse keeps an answer back, so that an AfterWork fault can replace it.
+type heldResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+// newHeldResponse returns an empty held answer.
+func newHeldResponse() *heldResponse { return &heldResponse{header: http.Header{}} }
+
+// Header returns the held answer's header.
+func (h *heldResponse) Header() http.Header { return h.header }
+
+// WriteHeader records the first status.
+func (h *heldResponse) WriteHeader(code int) {
+	if h.status == 0 {
+		h.status = code
+	}
+}
+
+// Write records an implicit 200 and keeps b.
+func (h *heldResponse) Write(b []byte) (int, error) {
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	return h.body.Write(b)
+}
+
+// sendTo writes the held answer to w.
+func (h *heldResponse) sendTo(w http.ResponseWriter) {
+	for k, v := range h.header {
+		w.Header()[k] = v
+	}
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	w.WriteHeader(h.status)
+	_, _ = w.Write(h.body.Bytes())
 }
 
 // serveFault answers a request with f.

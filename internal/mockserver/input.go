@@ -131,7 +131,7 @@ type subscriptionInput struct {
 	enabled                              bool
 }
 
-// parseCreate validates one SubscriptionCreate (operations 2, 3 and 7)
+// parseCreate validates one SubscriptionCreate (updateSubscriptions, createSubscriptions and updateSubscription)
 // and returns its value or the 400 messages: the spec's "Must provide a
 // valid ..." ones first, in the spec's order, then type errors of the
 // optional fields, then server-managed fields, then unknown fields.
@@ -193,7 +193,7 @@ func managedFieldMessages(o object) []string {
 	return msgs
 }
 
-// parseCreateList validates the body of operations 2 and 3
+// parseCreateList validates the body of updateSubscriptions and createSubscriptions
 // (SubscriptionCreateRequest).
 func parseCreateList(o object) ([]subscriptionInput, []string) {
 	msgs := o.unknownFields("subscriptions")

@@ -145,9 +145,9 @@ func cloneUser(u User) User {
 }
 
 // ServeHTTP serves the service. Every request goes through, in order:
-// route matching, latency, fault injection, method check, authentication
-// and the operation; it is recorded in the counters and the request log
-// when it ends.
+// route matching, latency, fault injection, method check, authentication,
+// the operation and AfterWork faults; it is recorded in the counters and
+// the request log when it ends.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	m, found := matchRoute(r.URL.EscapedPath())
@@ -166,7 +166,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away; nothing is written (status 0)
 	}
 
-	if f, ok := s.takeFault(r.Method, m.route); ok {
+	// A fault either answers instead of the operation, or (AfterWork) replaces the answer of
+	// an operation that succeeded; the answer is held back until that is decided.
+	answerFault := func(f Fault) {
 		if f.Drop {
 			// The client sees the closed connection at once and may retry, and a test may
 			// read the counters, before this handler returns: record the request first.
@@ -174,8 +176,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			recorded = true
 		}
 		s.serveFault(rec, r, f)
+	}
+	if f, ok := s.takeFault(r.Method, m.route, false); ok {
+		answerFault(f)
 		return
 	}
+	if !s.hasAfterWorkFaults() {
+		s.serveOperation(rec, r, m, found)
+		return
+	}
+	held := newHeldResponse()
+	s.serveOperation(held, r, m, found)
+	if held.status >= 200 && held.status < 300 {
+		if f, ok := s.takeFault(r.Method, m.route, true); ok {
+			answerFault(f)
+			return
+		}
+	}
+	held.sendTo(rec)
+}
+
+// serveOperation answers a request that no fault answered: the method check,
+// authentication and the operation.
+func (s *Server) serveOperation(rec http.ResponseWriter, r *http.Request, m routeMatch, found bool) {
 	if !found {
 		writeError(rec, r, http.StatusNotFound, errRouteNotFound, "No endpoint "+r.Method+" "+r.URL.Path)
 		return

@@ -2,10 +2,10 @@ package mockserver
 
 import "net/http"
 
-// SingleShape is the body shape of operations 6 and 7 (one subscription).
+// SingleShape is the body shape of getSubscribedEventForAccount and updateSubscription (one subscription).
 type SingleShape int
 
-// Single-subscription shapes (spec rule 5: a client must accept both).
+// Single-subscription shapes (spec SERVICE.md rule 5: a client must accept both).
 const (
 	SingleFlat    SingleShape = iota // Subscription fields at the top level (default)
 	SingleWrapped                    // {"subscription": {...}}
@@ -23,7 +23,7 @@ const (
 	JWTObjectAccessToken                 // {"access_token":"..."}
 )
 
-// CatalogueShape is the body shape of operations 10, 11 and 12.
+// CatalogueShape is the body shape of getLogLevels, listEvents and getDestinationTypes.
 type CatalogueShape int
 
 // Catalogue body shapes.
@@ -35,14 +35,14 @@ const (
 	CatalogueEventNameKey                         // like the default, but event records carry "eventName" instead of "name"
 )
 
-// SetSingleShape sets the body shape of operations 6 and 7.
+// SetSingleShape sets the body shape of getSubscribedEventForAccount and updateSubscription.
 func (s *Server) SetSingleShape(shape SingleShape) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.singleShape = shape
 }
 
-// SetEmptyListStatus sets the answer of operation 1 on an account with no
+// SetEmptyListStatus sets the answer of listSubscribedEventsForAccount on an account with no
 // subscriptions: 204 (the default, also for any unknown code), 404 (an
 // "Entity not found" body naming the account) or 200 (an empty page).
 func (s *Server) SetEmptyListStatus(code int) {
@@ -71,7 +71,7 @@ func (s *Server) SetCatalogueShape(shape CatalogueShape) {
 }
 
 // SetResponseTransform sets fn to be applied to a copy of every
-// subscription the API returns (operations 1, 2, 3, 6 and 7), for example
+// subscription the API returns (listSubscribedEventsForAccount, updateSubscriptions, createSubscriptions, getSubscribedEventForAccount and updateSubscription), for example
 // to produce spelling variants; nil clears it. The store is not changed,
 // and fn runs without the server's lock held.
 func (s *Server) SetResponseTransform(fn func(*Subscription)) {

@@ -23,7 +23,7 @@ func msgInvalidID(id string) string {
 	return "Invalid subscriptionId " + strconv.Quote(id) + ": must be a uuid"
 }
 
-// listQuery is the validated query of operation 1.
+// listQuery is the validated query of listSubscribedEventsForAccount.
 type listQuery struct {
 	pageNumber int
 	pageSize   int
@@ -65,7 +65,7 @@ func parseListQuery(q url.Values, defaultSize, maxSize int) (listQuery, string, 
 	return lq, "", true
 }
 
-// listSubscriptions serves operation 1.
+// listSubscriptions serves listSubscribedEventsForAccount.
 func (s *Server) listSubscriptions(w http.ResponseWriter, r *http.Request, c call) {
 	s.mu.Lock()
 	defaultSize, maxSize := s.defaultPageSize, s.maxPageSize
@@ -160,7 +160,7 @@ func touch(sub *Subscription, username string, now int64) {
 	sub.LastUpdatedUserID = username
 }
 
-// readCreateList reads and validates the body of operations 2 and 3,
+// readCreateList reads and validates the body of updateSubscriptions and createSubscriptions,
 // answering 400 itself when it is not valid.
 func readCreateList(w http.ResponseWriter, r *http.Request) ([]subscriptionInput, bool) {
 	o, msg, ok := readObject(w, r)
@@ -176,7 +176,7 @@ func readCreateList(w http.ResponseWriter, r *http.Request) ([]subscriptionInput
 	return ins, true
 }
 
-// replaceSubscriptions serves operation 2: the account's whole set is
+// replaceSubscriptions serves updateSubscriptions: the account's whole set is
 // replaced by the supplied one (new ids).
 func (s *Server) replaceSubscriptions(w http.ResponseWriter, r *http.Request, c call) {
 	ins, ok := readCreateList(w, r)
@@ -209,7 +209,7 @@ func (s *Server) replaceSubscriptions(w http.ResponseWriter, r *http.Request, c 
 	writeJSON(w, r, status, subscriptionWrapper{Subscriptions: out})
 }
 
-// createSubscriptions serves operation 3.
+// createSubscriptions serves createSubscriptions.
 func (s *Server) createSubscriptions(w http.ResponseWriter, r *http.Request, c call) {
 	ins, ok := readCreateList(w, r)
 	if !ok {
@@ -235,7 +235,7 @@ func (s *Server) createSubscriptions(w http.ResponseWriter, r *http.Request, c c
 	writeJSON(w, r, http.StatusCreated, subscriptionWrapper{Subscriptions: out})
 }
 
-// deleteAllSubscriptions serves operation 4.
+// deleteAllSubscriptions serves deleteSubscriptionForAccount.
 func (s *Server) deleteAllSubscriptions(w http.ResponseWriter, r *http.Request, c call) {
 	s.mu.Lock()
 	a := s.accountLocked(c.accountID, false)
@@ -261,7 +261,7 @@ func pathID(w http.ResponseWriter, r *http.Request, c call) (string, bool) {
 	return id, ok
 }
 
-// getSubscription serves operation 6.
+// getSubscription serves getSubscribedEventForAccount.
 func (s *Server) getSubscription(w http.ResponseWriter, r *http.Request, c call) {
 	id, ok := pathID(w, r, c)
 	if !ok {
@@ -282,7 +282,7 @@ func (s *Server) getSubscription(w http.ResponseWriter, r *http.Request, c call)
 	writeSingle(w, r, shape, transform, out)
 }
 
-// updateSubscription serves operation 7: the client-settable fields are
+// updateSubscription serves updateSubscription: the client-settable fields are
 // replaced (enabled defaults to true).
 func (s *Server) updateSubscription(w http.ResponseWriter, r *http.Request, c call) {
 	id, ok := pathID(w, r, c)
@@ -329,7 +329,7 @@ func (s *Server) updateSubscription(w http.ResponseWriter, r *http.Request, c ca
 	writeSingle(w, r, shape, transform, out)
 }
 
-// deleteSubscription serves operation 8.
+// deleteSubscription serves deleteSubscription.
 func (s *Server) deleteSubscription(w http.ResponseWriter, r *http.Request, c call) {
 	id, ok := pathID(w, r, c)
 	if !ok {

@@ -27,7 +27,7 @@ func list(items ...any) map[string]any {
 }
 
 // createListCases are the 400 rules of the SubscriptionCreateRequest body
-// (operations 2 and 3, spec rule 3).
+// (updateSubscriptions and createSubscriptions, spec SERVICE.md rule 3).
 func createListCases() []struct {
 	name string
 	body any

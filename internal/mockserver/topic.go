@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Topic is an event-streams topic created by operation 9, with the names
+// Topic is an event-streams topic created by createEventStreamTopicAndSubscription, with the names
 // of the event-streams subscriptions created on it (in creation order).
 type Topic struct {
 	AccountID, EnvironmentID, Name, Description string
@@ -34,7 +34,7 @@ func (s *Server) Topics(accountID string) []Topic {
 	return out
 }
 
-// createTopicSubscription serves operation 9. The topic is created the
+// createTopicSubscription serves createEventStreamTopicAndSubscription. The topic is created the
 // first time an environment and topic name are seen for the account;
 // every call adds a subscription to it, so subscriptionCount counts the
 // calls. A non-empty topicDescription replaces the stored one.

@@ -116,6 +116,6 @@ func TestTopicCreate(t *testing.T) {
 	}
 	// Topic subscriptions are not notification subscriptions.
 	if n := len(e.srv.Subscriptions(testAccount)); n != 0 {
-		t.Errorf("operation 9 stored %d subscriptions", n)
+		t.Errorf("createEventStreamTopicAndSubscription stored %d subscriptions", n)
 	}
 }

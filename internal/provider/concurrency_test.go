@@ -41,7 +41,8 @@ func TestAccConcurrency_apply100(t *testing.T) {
 		t.Fatal(err)
 	}
 	raceLogs := filepath.Join(t.TempDir(), "race")
-	w.env = append(w.env, "TF_CLI_CONFIG_FILE="+rc, "GORACE=log_path="+raceLogs)
+	// Every write on its own, so that the requests in flight show the parallelism.
+	w.env = append(w.env, "TF_CLI_CONFIG_FILE="+rc, "GORACE=log_path="+raceLogs, envMaxBatchSize+"=1")
 	w.write("main.tf", requiredProviders+manyConfig(n))
 
 	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=32")

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,17 +21,27 @@ func addClientError(diags *diag.Diagnostics, summary string, err error) {
 
 // clientErrorDetail renders err for a diagnostic's detail.
 func clientErrorDetail(err error) string {
+	var unknown *client.UnknownOutcomeError
+	if errors.As(err, &unknown) {
+		return unknownOutcomeDetail(unknown)
+	}
+	var item *client.ItemError
+	if errors.As(err, &item) {
+		return fmt.Sprintf("The service answered %q for subscription %s with HTTP %d %s: %s\n\nThe other subscriptions "+
+			"of the same request are not affected. Run terraform plan to see the subscription's current state.",
+			item.Operation, item.SubscriptionID, item.HTTPEquivalentCode, http.StatusText(item.HTTPEquivalentCode), item.Message)
+	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
 		switch {
 		case errors.Is(err, context.Canceled):
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
-			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (EVENTNOTIFY_REQUEST_TIMEOUT) or try again."
-		case untrustedCertificate(err):
+			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
+		case errors.Is(err, client.ErrUntrustedCertificate):
 			return err.Error() + "\n\nThe service's TLS certificate could not be verified, so no request (and no credential) " +
-				"was sent. The provider always verifies certificates. Check that base_url and auth_url (EVENTNOTIFY_BASE_URL, " +
-				"EVENTNOTIFY_AUTH_URL) name the service itself; if it uses a private certificate authority, add that " +
+				"was sent. The provider always verifies certificates. Check that base_url and auth_url (" + envBaseURL + ", " +
+				envAuthURL + ") name the service itself; if it uses a private certificate authority, add that " +
 				"authority to the system's trust store (on Linux, SSL_CERT_FILE or SSL_CERT_DIR can point to it)."
 		case errors.Is(err, client.ErrMalformedResponse):
 			return err.Error() + "\n\nThe service answered with success, but not in the format the provider reads; a proxy " +
@@ -41,11 +49,15 @@ func clientErrorDetail(err error) string {
 				"check the account's subscriptions (data source eventnotify_subscriptions) before applying again, and " +
 				"import a subscription that exists but is not in state."
 		}
-		return err.Error() + "\n\nCheck that base_url and auth_url (EVENTNOTIFY_BASE_URL, EVENTNOTIFY_AUTH_URL) reach the service, then try again."
+		return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The service answered %q with HTTP %d %s.", apiErr.Operation, apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+	who := "The service"
+	if apiErr.URL != "" {
+		who = "The address " + apiErr.URL
+	}
+	fmt.Fprintf(&b, "%s answered %q with HTTP %d %s.", who, apiErr.Operation, apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
 	if len(apiErr.Messages) > 0 {
 		b.WriteString("\n\nService messages:")
 		for _, m := range apiErr.Messages {
@@ -57,44 +69,100 @@ func clientErrorDetail(err error) string {
 	if apiErr.ErrorID != "" {
 		fmt.Fprintf(&b, "\n\nError ID: %s (quote it when you contact support).", apiErr.ErrorID)
 	}
-	if hint := statusHint(apiErr.StatusCode, apiErr.ErrorID != ""); hint != "" {
+	if apiErr.Attempts > 1 {
+		fmt.Fprintf(&b, "\n\nThe provider made %d attempts.", apiErr.Attempts)
+	}
+	if hint := statusHint(apiErr); hint != "" {
 		b.WriteString("\n\n" + hint)
 	}
 	return b.String()
 }
 
-// statusHint says what a user can do about a status.
-func statusHint(status int, hasErrorID bool) string {
+// addressArgument names the provider argument, and its variable, of the address that gave
+// an answer: auth_url for the JWT endpoint, base_url for the service.
+func addressArgument(apiErr *client.APIError) string {
+	if apiErr.JWTEndpoint {
+		return "auth_url (" + envAuthURL + ")"
+	}
+	return "base_url (" + envBaseURL + ")"
+}
+
+// statusHint says what a user can do about a failed answer.
+func statusHint(apiErr *client.APIError) string {
+	status := apiErr.StatusCode
 	switch {
+	case status >= 300 && status < 400:
+		if apiErr.Location == "" {
+			return fmt.Sprintf("The provider never follows redirects (a write would turn into a read, and the token could "+
+				"reach another address), and this answer named no Location. Set %s to the service's own address.", addressArgument(apiErr))
+		}
+		return fmt.Sprintf("The answer redirects to %s. The provider never follows redirects (a write would turn into a "+
+			"read, and the token could reach another address), so nothing was changed. Set %s to the address it "+
+			"redirects to (without the path the provider appends).", apiErr.Location, addressArgument(apiErr))
 	case status == http.StatusBadRequest:
 		return "The service rejected the request; correct the values the messages name and apply again."
+	case status == http.StatusUnauthorized && apiErr.OTPSent:
+		return "Authentication failed. The one-time password (otp, " + envOTP + ") may have expired or been used " +
+			"already: each can generate one JWT. For unattended runs use api_token (" + envAPIToken + ") with username " +
+			"instead of password and otp. Also check username and password (" + envUsername + ", " + envPassword + ")."
+	case status == http.StatusUnauthorized && apiErr.PreIssuedJWT:
+		return "The pre-issued jwt (" + envJWT + ") was rejected: check that it has not expired (JWTs are valid for 5 " +
+			"minutes) and belongs to this account. Supply a fresh one, or configure username with password or api_token " +
+			"so that JWTs are generated and refreshed automatically."
 	case status == http.StatusUnauthorized:
-		return "Authentication failed. Check username with password or api_token (EVENTNOTIFY_USERNAME, " +
-			"EVENTNOTIFY_PASSWORD, EVENTNOTIFY_API_TOKEN), the one-time password (EVENTNOTIFY_OTP) if the account uses " +
-			"two-factor authentication, or that a pre-issued jwt (EVENTNOTIFY_JWT) has not expired."
+		return "Authentication failed. Check username with password or api_token (" + envUsername + ", " + envPassword +
+			", " + envAPIToken + "; an API token is sent with the user name PLATFORM_TOKEN.<username>), and the one-time " +
+			"password (" + envOTP + ") if the account uses two-factor authentication."
 	case status == http.StatusForbidden:
-		return "The credentials are valid but the user has no access to this account. Check account_id " +
-			"(EVENTNOTIFY_ACCOUNT_ID) and the user's privileges on the account."
-	case status == http.StatusNotFound:
+		return fmt.Sprintf("The credentials are valid but the user has no access to this account (%q). Check "+
+			"account_id (%s) and the user's privileges on the account.", apiErr.AccountID, envAccountID)
+	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound):
 		return "The object does not exist (any more). Check the id and account."
-	case status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable:
+	case status == http.StatusNotFound:
+		return fmt.Sprintf("This 404 is not the service's own answer for a missing subscription (that carries the error "+
+			"\"Entity not found\"), so nothing was taken as deleted and state is unchanged. The address probably does not "+
+			"serve the Event Notifications API: check %s.", addressArgument(apiErr))
+	case status == http.StatusTooManyRequests || apiErr.Throttled:
 		return "The service is limiting requests. Lower max_requests_per_second or -parallelism, raise max_retries, and try again."
-	case status >= 500 && hasErrorID:
-		return "The service failed. Try again later; if it persists, contact support with the error ID."
+	case status >= 500 && apiErr.Method != http.MethodGet:
+		return "The service failed, and the change may or may not have taken effect. Run terraform plan to see the " +
+			"current state before applying again; if it persists, contact support" + withErrorID(apiErr) + "."
 	case status >= 500:
-		return "The service failed. Try again later; if it persists, contact support."
+		return "The service failed. Try again later; if it persists, contact support" + withErrorID(apiErr) + "."
 	}
 	return ""
 }
 
-// untrustedCertificate reports a TLS certificate that failed verification.
-func untrustedCertificate(err error) bool {
-	var (
-		verification     *tls.CertificateVerificationError
-		unknownAuthority x509.UnknownAuthorityError
-		hostname         x509.HostnameError
-		invalid          x509.CertificateInvalidError
-	)
-	return errors.As(err, &verification) || errors.As(err, &unknownAuthority) ||
-		errors.As(err, &hostname) || errors.As(err, &invalid)
+// withErrorID is the "with the error ID" clause of support advice, when there is an ID.
+func withErrorID(apiErr *client.APIError) string {
+	if apiErr.ErrorID == "" {
+		return ""
+	}
+	return " with the error ID"
+}
+
+// unknownOutcomeDetail explains a create whose answer was lost and could not be settled:
+// what may exist, and how to find and import it, never a bare "try again".
+func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The answer to a request that creates subscriptions in account %q was lost or unreadable (%v), so the "+
+		"provider cannot tell whether the service created them.", e.AccountID, e.Cause)
+	if e.ReadErr != nil {
+		fmt.Fprintf(&b, " Reading the account to find out failed too: %v.", e.ReadErr)
+	}
+	if len(e.Candidates) > 0 {
+		b.WriteString("\n\nThese subscriptions may be what the request created (more of the same content than were " +
+			"requested, or created by another user at about the same time):")
+		for _, id := range e.Candidates {
+			fmt.Fprintf(&b, "\n  - %s", id)
+		}
+		fmt.Fprintf(&b, "\n\nInspect them (data source eventnotify_subscription), import the one that belongs to this "+
+			"resource with\n  terraform import eventnotify_subscription.<name> %s/<id>\nand delete any copy that nobody "+
+			"manages.", e.AccountID)
+	} else {
+		fmt.Fprintf(&b, "\n\nBefore applying again, list the account's subscriptions (data source "+
+			"eventnotify_subscriptions) and import any that this resource should own with\n  terraform import "+
+			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
+	}
+	return b.String()
 }

@@ -23,7 +23,7 @@ var (
 )
 
 // EventStreamsTopicResource creates an event-streams topic together with a
-// subscription on it (operation 9). The service offers no operation to read,
+// subscription on it (createEventStreamTopicAndSubscription). The service offers no operation to read,
 // change or delete it afterwards, so the resource is create-only in the manner
 // of the tls provider's tls_private_key: every input replaces it, Read keeps
 // state, and Delete only forgets it.
@@ -132,7 +132,7 @@ func (r *EventStreamsTopicResource) ModifyPlan(ctx context.Context, req resource
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 }
 
-// Create creates the topic and its subscription through operation 9.
+// Create creates the topic and its subscription through createEventStreamTopicAndSubscription.
 func (r *EventStreamsTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan eventStreamsTopicModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

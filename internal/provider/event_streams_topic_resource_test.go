@@ -140,14 +140,14 @@ resource "eventnotify_event_streams_topic" "second" {
 			},
 			{
 				// Refresh keeps state and asks the service nothing: the one
-				// create stays the only request to operation 9.
+				// create stays the only request to createEventStreamTopicAndSubscription.
 				Config: m.providerBlock() + topicConfig(topicArgs...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
 				Check: func(*terraform.State) error {
 					if n := m.Count("", mockserver.RouteTopic); n != 1 {
-						return fmt.Errorf("%d requests to operation 9, want 1", n)
+						return fmt.Errorf("%d requests to createEventStreamTopicAndSubscription, want 1", n)
 					}
 					return nil
 				},
@@ -271,7 +271,7 @@ func TestAccEventStreamsTopicResource_replace(t *testing.T) {
 						},
 						Check: resource.ComposeTestCheckFunc(checkTopics, func(*terraform.State) error {
 							if n := m.Count(http.MethodPost, mockserver.RouteTopic); n != 2 {
-								return fmt.Errorf("%d requests to operation 9, want 2", n)
+								return fmt.Errorf("%d requests to createEventStreamTopicAndSubscription, want 2", n)
 							}
 							return nil
 						}),
@@ -303,7 +303,7 @@ func TestAccEventStreamsTopicResource_destroy(t *testing.T) {
 			m.checkNoDeletes(),
 			func(*terraform.State) error {
 				if n := m.Count(http.MethodPost, mockserver.RouteTopic); n != 1 {
-					return fmt.Errorf("%d requests to operation 9, want 1", n)
+					return fmt.Errorf("%d requests to createEventStreamTopicAndSubscription, want 1", n)
 				}
 				return nil
 			},
@@ -326,7 +326,7 @@ func TestAccEventStreamsTopicResource_destroy(t *testing.T) {
 							return fmt.Errorf("%s is still in state after destroy", topicAddr)
 						}
 						if n := m.Count("", mockserver.RouteTopic) - requestsBefore; n != 0 {
-							return fmt.Errorf("destroy sent %d requests to operation 9", n)
+							return fmt.Errorf("destroy sent %d requests to createEventStreamTopicAndSubscription", n)
 						}
 						return nil
 					},
@@ -426,7 +426,7 @@ func TestAccEventStreamsTopicResource_blankValues(t *testing.T) {
 }
 
 // TestAccEventStreamsTopicResource_serviceRejects shows the service's own 400
-// message (spec rule 4) in the diagnostic, and that nothing reaches state.
+// message (SERVICE.md rule 4) in the diagnostic, and that nothing reaches state.
 func TestAccEventStreamsTopicResource_serviceRejects(t *testing.T) {
 	m := newTestMock(t)
 	m.InjectFault(mockserver.Fault{
@@ -444,7 +444,7 @@ func TestAccEventStreamsTopicResource_serviceRejects(t *testing.T) {
 		}},
 	})
 	if n := m.Count(http.MethodPost, mockserver.RouteTopic); n != 1 {
-		t.Errorf("%d requests to operation 9, want 1 (a 400 is not retried)", n)
+		t.Errorf("%d requests to createEventStreamTopicAndSubscription, want 1 (a 400 is not retried)", n)
 	}
 }
 
@@ -471,7 +471,7 @@ func TestAccEventStreamsTopicResource_importRefused(t *testing.T) {
 				}},
 			})
 			if n := m.Count("", mockserver.RouteTopic); n != 0 {
-				t.Errorf("the import attempt sent %d requests to operation 9", n)
+				t.Errorf("the import attempt sent %d requests to createEventStreamTopicAndSubscription", n)
 			}
 		})
 	}

@@ -110,7 +110,7 @@ func TestAccFault_throttled429(t *testing.T) {
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{{
-			Config: m.providerBlockRetries(5) + manyConfig(20),
+			Config: m.providerBlockRetries(5, "max_batch_size = 1") + manyConfig(20),
 			Check: resource.ComposeTestCheckFunc(
 				m.checkStateMatchesMock(20),
 				func(*terraform.State) error {
@@ -201,15 +201,16 @@ func (c countActions) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 	}
 }
 
-// TestAccFault_createServerError answers one of three creates with the
-// service's 500: the apply fails with the service's message and error id, the
-// two others are created and kept in state, the failed one is neither in state
-// nor in the mock (500 is never retried, so no duplicate), and the next apply
-// creates exactly the missing one.
+// TestAccFault_createServerError answers two creates with the service's 500
+// without acting: the provider reads the account after the first, finds
+// nothing and creates once more; when that answer is lost too, the apply fails
+// with the service's message, its error id and how to find and import what may
+// exist (never "try again"), and nothing exists that state does not hold. The
+// next apply creates the subscription once.
 func TestAccFault_createServerError(t *testing.T) {
 	m := newTestMock(t)
 	const errorID = "5f0c7a2e-93d1-4b8e-a6f4-0d2c9e1b7a35"
-	config := m.providerBlock() + manyConfig(3)
+	config := m.providerBlock() + subscriptionConfig(minimalArgs...)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy:             m.checkMockEmpty(),
@@ -217,25 +218,25 @@ func TestAccFault_createServerError(t *testing.T) {
 			{
 				PreConfig: func() {
 					m.InjectFault(mockserver.Fault{
-						Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Count: 1,
+						Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Count: 2,
 						Body: `{"error":"Internal server error","messages":["Subscription store unavailable"],` +
 							`"path":"/rest/v1/accounts/acc-test/subscriptions","errorId":"` + errorID + `"}`,
 					})
 				},
 				Config: config,
-				ExpectError: errorPattern("Unable to create subscription", `"create subscriptions" with HTTP 500`,
-					"Subscription store unavailable", "Error ID: "+errorID),
+				ExpectError: errorPattern("Unable to create subscription", "was lost or unreadable", "HTTP 500",
+					"Subscription store unavailable", "error ID "+errorID, "terraform import eventnotify_subscription.<name> acc-test/<id>"),
 			},
 			{
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					countActions{creates: 1, noops: 2},
+					countActions{creates: 1, noops: 0},
 				}},
 				Check: resource.ComposeTestCheckFunc(
-					m.checkStateMatchesMock(3),
+					m.checkStateMatchesMock(1),
 					func(*terraform.State) error {
-						if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 4 {
-							return fmt.Errorf("%d create requests, want 4 (3 in the failed apply, 1 in the next)", n)
+						if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 3 {
+							return fmt.Errorf("%d create requests, want 3 (2 in the failed apply, 1 in the next)", n)
 						}
 						return nil
 					},
@@ -375,10 +376,12 @@ func TestAccFault_malformedResponses(t *testing.T) {
 		expect *regexp.Regexp
 	}{
 		{
-			name:   "HTML 502 on create (not retried)",
+			// A create is never repeated blindly: after each lost answer the
+			// account is read, and one more create is tried.
+			name:   "HTML 502 on create (settled by reading the account)",
 			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusBadGateway, Body: html, ContentType: "text/html"},
 			config: func(m *testMock) string { return m.providerBlock() + create },
-			expect: errorPattern("Unable to create subscription", "HTTP 502 Bad Gateway", "not the service's JSON error format", "<h1>502 Bad Gateway</h1>"),
+			expect: errorPattern("Unable to create subscription", "was lost or unreadable", "HTTP 502 Bad Gateway", "<h1>502 Bad Gateway</h1>", "terraform import"),
 		},
 		{
 			name: "HTML 502 on read, retries exhausted",
@@ -392,15 +395,15 @@ func TestAccFault_malformedResponses(t *testing.T) {
 			name:   "truncated JSON on create",
 			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusOK, Body: `{"subscriptions":[{"subscriptionId":"3fa85f64-5717-45`},
 			config: func(m *testMock) string { return m.providerBlock() + create },
-			expect: errorPattern("Unable to create subscription", "could not decode response of create subscriptions",
-				"the body is not valid JSON: unexpected end of JSON input", "may have taken effect"),
+			expect: errorPattern("Unable to create subscription", "was lost or unreadable", "could not decode response of create subscriptions",
+				"the body is not valid JSON: unexpected end of JSON input", "terraform import"),
 		},
 		{
 			name:   "wrong type in a field on create",
 			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusOK, Body: `{"subscriptions":[{"subscriptionId":42,"eventName":"ATOM.STATUS"}]}`},
 			config: func(m *testMock) string { return m.providerBlock() + create },
-			expect: errorPattern("Unable to create subscription", "could not decode response of create subscriptions",
-				`the member "subscriptions.subscriptionId" holds a JSON number where a string is expected`, "may have taken effect"),
+			expect: errorPattern("Unable to create subscription", "was lost or unreadable", "could not decode response of create subscriptions",
+				`the member "subscriptions.subscriptionId" holds a JSON number where a string is expected`, "terraform import"),
 		},
 		{
 			name:   "wrong type in a field on read",
@@ -412,7 +415,7 @@ func TestAccFault_malformedResponses(t *testing.T) {
 			name:   "empty body on 200 create",
 			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusOK, Body: " "},
 			config: func(m *testMock) string { return m.providerBlock() + create },
-			expect: errorPattern("Unexpected create response", "with 0 subscriptions"),
+			expect: errorPattern("Unable to create subscription", "holds 0 subscriptions with an ID for 1 sent", "terraform import"),
 		},
 		{
 			// Regression: the subscription went to state with an empty id and
@@ -420,7 +423,7 @@ func TestAccFault_malformedResponses(t *testing.T) {
 			name:   "create answer without an id",
 			fault:  mockserver.Fault{Method: http.MethodPost, Status: http.StatusCreated, Body: `{"subscriptions":[{"eventName":"ATOM.STATUS"}]}`},
 			config: func(m *testMock) string { return m.providerBlock() + create },
-			expect: errorPattern("Unexpected create response", "without the new subscription's id", "import it before applying again"),
+			expect: errorPattern("Unable to create subscription", "holds 0 subscriptions with an ID for 1 sent", "terraform import"),
 		},
 		{
 			name:   "read answer without a subscription",

@@ -32,6 +32,9 @@ type EventNotifyProvider struct {
 	// version is the provider's release version, "dev" for local builds and
 	// "test" in acceptance tests.
 	version string
+	// adjustClient, when set, changes the client configuration before the
+	// client is built (tests use it to make batching deterministic).
+	adjustClient func(*client.Config)
 }
 
 // providerModel maps the provider block.
@@ -48,6 +51,8 @@ type providerModel struct {
 	MaxRetries           types.Int64   `tfsdk:"max_retries"`
 	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
 	RequestTimeout       types.String  `tfsdk:"request_timeout"`
+	MaxBatchSize         types.Int64   `tfsdk:"max_batch_size"`
+	BatchWindow          types.String  `tfsdk:"batch_window"`
 }
 
 // New returns a function that creates the provider, as providerserver expects.
@@ -116,8 +121,10 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Sensitive: true,
 			},
 			"otp": schema.StringAttribute{
-				MarkdownDescription: "Time-based one-time password for accounts with two-factor authentication, sent as " +
-					"`X-Platform-OTP` when a JWT is generated. Environment variable: `" + envOTP + "`.",
+				MarkdownDescription: "Time-based one-time password for ad hoc runs on accounts with two-factor authentication, " +
+					"sent as `X-Platform-OTP` when a JWT is generated; it goes with `username` and `password`. A one-time " +
+					"password expires within seconds and serves one JWT, so for unattended runs (CI) use `api_token` instead, " +
+					"which needs no one-time password. Environment variable: `" + envOTP + "`.",
 				Optional:  true,
 				Sensitive: true,
 			},
@@ -148,6 +155,21 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Optional:   true,
 				Validators: []validator.String{goDuration()},
 			},
+			"max_batch_size": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("Most subscriptions that one write request carries: creates of "+
+					"`eventnotify_subscription` that arrive together share one `createSubscriptions` request, and "+
+					"deletes one bulk delete. `1` sends every write on its own. Default `%d` (the service documents no "+
+					"limit; Terraform's parallelism, 10 by default, bounds a batch in practice). Environment variable: `%s`.",
+					client.DefaultMaxBatchSize, envMaxBatchSize),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(1, maxBatchSize)},
+			},
+			"batch_window": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("How long a create or delete waits for others to share its request, a Go "+
+					"duration such as `50ms`. Default `%s`. Environment variable: `%s`.", defaultBatchWindow, envBatchWindow),
+				Optional:   true,
+				Validators: []validator.String{goDuration()},
+			},
 		},
 	}
 }
@@ -172,6 +194,9 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	tflog.Debug(ctx, "Configuring eventnotify client")
 
 	settings.UserAgent = "terraform-provider-eventnotify/" + p.version
+	if p.adjustClient != nil {
+		p.adjustClient(&settings)
+	}
 	c, err := client.New(settings)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to create the eventnotify client",

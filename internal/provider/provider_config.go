@@ -1,9 +1,9 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -31,6 +31,8 @@ const (
 	envMaxRetries           = "EVENTNOTIFY_MAX_RETRIES"
 	envMaxRequestsPerSecond = "EVENTNOTIFY_MAX_REQUESTS_PER_SECOND"
 	envRequestTimeout       = "EVENTNOTIFY_REQUEST_TIMEOUT"
+	envMaxBatchSize         = "EVENTNOTIFY_MAX_BATCH_SIZE"
+	envBatchWindow          = "EVENTNOTIFY_BATCH_WINDOW"
 )
 
 // Defaults of the optional arguments.
@@ -38,7 +40,14 @@ const (
 	defaultMaxRetries        = 5
 	defaultRequestsPerSecond = 10.0
 	defaultRequestTimeout    = "30s"
+	defaultBatchWindow       = "50ms"
+	// maxBatchSize bounds max_batch_size: the service documents no limit per request.
+	maxBatchSize = 1000
 )
+
+// urlAdvice says what base_url and auth_url must be.
+const urlAdvice = "an absolute http or https URL such as https://eventnotify.example.com, with no credentials " +
+	"in it (set username with password or api_token instead)"
 
 // lookupEnv reads the process environment; tests pass their own function.
 func lookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
@@ -69,17 +78,21 @@ func resolveSettings(m providerModel, env func(string) (string, bool)) (client.C
 			regionName, strings.Join(client.RegionNames(), ", ")))
 	}
 
-	cfg.BaseURL = r.address(m.BaseURL, "base_url", envBaseURL, region.BaseURL, regionName, ok)
-	cfg.AuthURL = r.address(m.AuthURL, "auth_url", envAuthURL, region.AuthURL, regionName, ok)
-
 	cfg.Username = r.optional(m.Username, "username", envUsername)
 	cfg.Password = r.optional(m.Password, "password", envPassword)
 	cfg.APIToken = r.optional(m.APIToken, "api_token", envAPIToken)
 	cfg.OTP = r.optional(m.OTP, "otp", envOTP)
 	cfg.JWT = r.optional(m.JWT, "jwt", envJWT)
+
+	cfg.BaseURL = r.address(m.BaseURL, "base_url", envBaseURL, region.BaseURL, regionName, ok, true)
+	// With a pre-issued JWT alone, no JWT is ever generated, so no auth address is needed.
+	jwtOnly := cfg.JWT != "" && cfg.Username == "" && cfg.Password == "" && cfg.APIToken == ""
+	cfg.AuthURL = r.address(m.AuthURL, "auth_url", envAuthURL, region.AuthURL, regionName, ok, !jwtOnly)
 	r.credentials(cfg)
 
-	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries))
+	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries, 0, 100))
+	cfg.MaxBatchSize = int(r.integer(m.MaxBatchSize, "max_batch_size", envMaxBatchSize, client.DefaultMaxBatchSize, 1, maxBatchSize))
+	cfg.BatchWindow = r.duration(m.BatchWindow, "batch_window", envBatchWindow, defaultBatchWindow)
 	cfg.RequestsPerSecond = r.float(m.MaxRequestsPerSecond, "max_requests_per_second", envMaxRequestsPerSecond, defaultRequestsPerSecond)
 	cfg.RequestTimeout = r.duration(m.RequestTimeout, "request_timeout", envRequestTimeout, defaultRequestTimeout)
 
@@ -145,47 +158,48 @@ func (r *settingsResolver) present(v types.String, name, env string) (value stri
 }
 
 // address resolves base_url or auth_url: the argument, its variable, or the
-// region's address, in that order.
-func (r *settingsResolver) address(v types.String, name, env, regional, region string, regionKnown bool) string {
+// region's address, in that order; needed says whether its absence is an error.
+func (r *settingsResolver) address(v types.String, name, env, regional, region string, regionKnown, needed bool) string {
 	s, fromEnv, ok := r.raw(v, name, env)
 	if !ok {
-		if regional == "" && regionKnown {
+		if regional == "" && regionKnown && needed {
 			r.diags.AddAttributeError(path.Root(name), "No address for "+name,
 				fmt.Sprintf("The provider holds no %s address for region %q. Set %q in the provider block or the %s "+
 					"environment variable to the service's address.", strings.TrimSuffix(name, "_url"), region, name, env))
 		}
 		return regional
 	}
-	if err := checkHTTPURL(s); err != nil {
-		r.invalid(name, env, err.Error()+origin(fromEnv, env)+". Use an absolute http or https URL such as https://eventnotify.example.com.")
+	if err := client.CheckURL(s); err != nil {
+		r.invalid(name, env, err.Error()+origin(fromEnv, env)+". The value must be "+urlAdvice+".")
 		return ""
 	}
 	return strings.TrimRight(s, "/")
 }
 
-// credentials checks that exactly one way of authenticating is configured.
+// credentials turns the client's credential rules into diagnostics that name
+// the arguments and their variables.
 func (r *settingsResolver) credentials(cfg client.Config) {
+	err := client.CheckCredentials(cfg.Username, cfg.Password, cfg.APIToken, cfg.JWT)
 	switch {
-	case cfg.JWT != "":
-		return
-	case cfg.Password != "" && cfg.APIToken != "":
+	case err == nil:
+	case errors.Is(err, client.ErrConflictingCredentials):
 		r.diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials",
 			fmt.Sprintf("Both password (%s) and api_token (%s) are set. Set only one: api_token for single sign-on or "+
 				"two-factor users, password otherwise.", envPassword, envAPIToken))
-	case cfg.Username == "" && (cfg.Password != "" || cfg.APIToken != ""):
-		r.diags.AddAttributeError(path.Root("username"), "Missing username",
-			fmt.Sprintf("A password or api_token needs a user name. Set \"username\" in the provider block or the %s "+
-				"environment variable.", envUsername))
-	case cfg.Password == "" && cfg.APIToken == "":
+	case errors.Is(err, client.ErrMissingCredentials):
 		r.diags.AddError("Missing credentials",
 			fmt.Sprintf("The provider needs credentials to obtain a JWT. Set \"username\" (%s) with \"password\" (%s) "+
 				"or \"api_token\" (%s), or set \"jwt\" (%s) to a token issued elsewhere.",
 				envUsername, envPassword, envAPIToken, envJWT))
+	case errors.Is(err, client.ErrMissingUsername):
+		r.diags.AddAttributeError(path.Root("username"), "Missing username",
+			fmt.Sprintf("A password or api_token needs a user name. Set \"username\" in the provider block or the %s "+
+				"environment variable.", envUsername))
 	}
 }
 
 // integer resolves a whole-number argument.
-func (r *settingsResolver) integer(v types.Int64, name, env string, def int64) int64 {
+func (r *settingsResolver) integer(v types.Int64, name, env string, def, min, max int64) int64 {
 	if r.unknown(v, name, env) {
 		return def
 	}
@@ -197,8 +211,8 @@ func (r *settingsResolver) integer(v types.Int64, name, env string, def int64) i
 		return def
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n < 0 || n > 100 {
-		r.invalid(name, env, fmt.Sprintf("%s=%q is not a whole number from 0 to 100.", env, s))
+	if err != nil || n < min || n > max {
+		r.invalid(name, env, fmt.Sprintf("%s=%q is not a whole number from %d to %d.", env, s, min, max))
 		return def
 	}
 	return n
@@ -250,34 +264,6 @@ func origin(fromEnv bool, env string) string {
 		return " (from the " + env + " environment variable)"
 	}
 	return ""
-}
-
-// checkHTTPURL accepts absolute http and https URLs without credentials, query
-// or fragment. A URL with credentials is quoted without them.
-func checkHTTPURL(s string) error {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil {
-		return fmt.Errorf("%q is not a valid URL", s)
-	}
-	shown := s
-	if u.User != nil {
-		bare := *u
-		bare.User = nil
-		shown = bare.String()
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("%q must start with http:// or https://", shown)
-	case u.Host == "":
-		return fmt.Errorf("%q has no host", shown)
-	case u.User != nil:
-		return fmt.Errorf("%q must not carry credentials (user:password@); set username with password or api_token instead", shown)
-	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("%q must not have a query or fragment", shown)
-	case s != strings.TrimSpace(s):
-		return fmt.Errorf("%q has leading or trailing white space", s)
-	}
-	return nil
 }
 
 // parsePositiveDuration parses a Go duration that must be greater than zero.

@@ -19,6 +19,19 @@ type providerData struct {
 	accountID string
 }
 
+// account returns the configured account, or the provider's default account
+// when the configuration leaves it out: the one place that resolves it. A nil
+// providerData (not configured yet) has no default.
+func (d *providerData) account(configured types.String) string {
+	if !configured.IsNull() && !configured.IsUnknown() {
+		return configured.ValueString()
+	}
+	if d == nil {
+		return ""
+	}
+	return d.accountID
+}
+
 // configureProviderData extracts the provider's data from a resource's or data
 // source's Configure request. It returns nil without error while the provider
 // is not yet configured (Terraform validates schemas before configuring).
@@ -61,13 +74,14 @@ func planDefaultAccount(ctx context.Context, data *providerData, req resource.Mo
 	if diags.HasError() || !configured.IsNull() {
 		return diags
 	}
-	diags.Append(resp.Plan.SetAttribute(ctx, path.Root("account_id"), data.accountID)...)
+	account := data.account(configured)
+	diags.Append(resp.Plan.SetAttribute(ctx, path.Root("account_id"), account)...)
 	if req.State.Raw.IsNull() {
 		return diags
 	}
 	var prior types.String
 	diags.Append(req.State.GetAttribute(ctx, path.Root("account_id"), &prior)...)
-	if !prior.IsNull() && prior.ValueString() != data.accountID {
+	if !prior.IsNull() && prior.ValueString() != account {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("account_id"))
 	}
 	return diags

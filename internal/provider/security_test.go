@@ -146,6 +146,12 @@ data "eventnotify_log_levels" "all" {
 			t.Fatalf("the TRACE logs hold no %q: the test would prove nothing", want)
 		}
 	}
+	// With TF_LOG set, the SDKs' own loggers stay on (main.go turns them off only without one).
+	for _, want := range []string{"@module=sdk.framework", "@module=sdk.proto"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the TRACE logs hold no %q: the SDK's logs are missing", want)
+		}
+	}
 	for name, text := range map[string]string{"apply output": texts[0], "apply TRACE log": texts[1],
 		"plan output": texts[2], "plan TRACE log": texts[3], "state": string(state)} {
 		for what, secret := range secrets {

@@ -99,9 +99,11 @@ func (b budget) check(step string, d budgetCounts) error {
 	return nil
 }
 
-// budgetConfig renders n subscriptions, the first k of them at log level INFO.
+// budgetConfig renders n subscriptions, the first k of them at log level INFO,
+// with every write on its own (max_batch_size = 1): the budgets of batched
+// writes are in subscription_batch_test.go.
 func budgetConfig(m *testMock, n, k int) string {
-	return m.providerBlock() + fmt.Sprintf(`
+	return m.providerBlock("max_batch_size = 1") + fmt.Sprintf(`
 resource "eventnotify_subscription" "test" {
   count               = %d
   event_name          = "ATOM.STATUS"

@@ -59,10 +59,7 @@ func (d *SubscriptionDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() || !providerConfigured(d.data, &resp.Diagnostics, "subscription data source") {
 		return
 	}
-	account := d.data.accountID
-	if !config.AccountID.IsNull() {
-		account = config.AccountID.ValueString()
-	}
+	account := d.data.account(config.AccountID)
 	id := config.ID.ValueString()
 
 	sub, err := d.data.client.GetSubscription(ctx, account, id)
@@ -78,28 +75,4 @@ func (d *SubscriptionDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	state := subscriptionFromAPI(account, sub)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// subscriptionDataSourceAttributes returns every attribute of a subscription,
-// computed, for the data sources.
-func subscriptionDataSourceAttributes() map[string]schema.Attribute {
-	computed := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
-	}
-	return map[string]schema.Attribute{
-		"id":                             computed("Subscription id (a UUID)."),
-		"account_id":                     computed("Account that owns the subscription."),
-		"event_name":                     schema.StringAttribute{MarkdownDescription: "Name of the platform event.", Computed: true, CustomType: eventNameType{}},
-		"destination_type":               computed("Where notifications go: `EVENT_STREAMS` or `EMAIL`."),
-		"log_level":                      computed("Minimum log level that triggers a notification: `INFO`, `WARNING` or `ERROR`."),
-		"event_streams_environment_id":   computed("Event streams environment id."),
-		"event_streams_environment_name": computed("Event streams environment name."),
-		"event_streams_topic":            computed("Event streams topic."),
-		"enabled":                        schema.BoolAttribute{MarkdownDescription: "Whether the subscription is active.", Computed: true},
-		"destination_email":              computed("Email address of the destination; meaningful for `EMAIL` destinations."),
-		"created_date":                   schema.Int64Attribute{MarkdownDescription: "Creation time, Unix milliseconds.", Computed: true},
-		"last_updated_date":              schema.Int64Attribute{MarkdownDescription: "Time of the last update, Unix milliseconds.", Computed: true},
-		"created_by":                     computed("Email of the user who created the subscription."),
-		"last_updated_by":                computed("Email of the user who last updated the subscription."),
-	}
 }

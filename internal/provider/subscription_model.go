@@ -1,17 +1,9 @@
 package provider
 
 import (
-	"strings"
-
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
-)
-
-// Allowed values of the subscription enums, as the spec lists them.
-var (
-	destinationTypes = []string{"EVENT_STREAMS", "EMAIL"}
-	logLevels        = []string{"INFO", "WARNING", "ERROR"}
 )
 
 // subscriptionModel is a subscription as the resource, the eventnotify_subscription
@@ -44,7 +36,7 @@ func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionM
 		AccountID:                   types.StringValue(accountID),
 		EventName:                   newEventName(s.EventName),
 		DestinationType:             types.StringValue(s.DestinationType),
-		LogLevel:                    types.StringValue(canonicalLogLevel(s.LogLevel)),
+		LogLevel:                    types.StringValue(s.LogLevel),
 		EventStreamsEnvironmentID:   optionalString(s.EventStreamsEnvironment),
 		EventStreamsEnvironmentName: optionalString(s.EventStreamsEnvironmentName),
 		EventStreamsTopic:           optionalString(s.EventStreamsTopic),
@@ -72,18 +64,6 @@ func (m subscriptionModel) input() client.SubscriptionInput {
 		in.Enabled = &enabled
 	}
 	return in
-}
-
-// canonicalLogLevel maps the service's alternative spellings to the names the
-// schema accepts: the service may answer WARN for WARNING.
-func canonicalLogLevel(s string) string {
-	switch u := strings.ToUpper(strings.TrimSpace(s)); u {
-	case "WARN", "WARNING":
-		return "WARNING"
-	case "INFO", "ERROR":
-		return u
-	}
-	return s
 }
 
 // optionalString maps the service's empty string to null, so an argument left

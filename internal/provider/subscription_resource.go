@@ -3,18 +3,11 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -44,88 +37,11 @@ func (r *SubscriptionResource) Metadata(_ context.Context, req resource.Metadata
 
 // Schema describes the subscription.
 func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A subscription binds a platform event to a destination and a minimum log level: when the " +
 			"event occurs at that level or above, the service notifies the destination. Only the destination type " +
 			"`EVENT_STREAMS` is delivered by the service today; `EMAIL` is accepted with a warning.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Subscription id (a UUID) that the service assigns.",
-				Computed:            true,
-				PlanModifiers:       keep,
-			},
-			"account_id": schema.StringAttribute{
-				MarkdownDescription: "Account that owns the subscription. Defaults to the provider's `account_id`. " +
-					"Changing it replaces the subscription.",
-				Optional:      true,
-				Computed:      true,
-				Validators:    []validator.String{notBlank(), printable()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"event_name": schema.StringAttribute{
-				MarkdownDescription: "Name of the platform event, as the `eventnotify_events` data source lists it. " +
-					"Compared without regard to case: the service's own spellings (`Atom.Status`, `ATOM.STATUS`) cause no diff.",
-				Required:   true,
-				CustomType: eventNameType{},
-				Validators: []validator.String{notBlank(), printable(), stringvalidator.LengthAtMost(256)},
-			},
-			"destination_type": schema.StringAttribute{
-				MarkdownDescription: "Where notifications go: `EVENT_STREAMS` or `EMAIL`. The service delivers to " +
-					"`EVENT_STREAMS` only today; `EMAIL` is accepted by its API and planned with a warning.",
-				Required:   true,
-				Validators: []validator.String{stringvalidator.OneOf(destinationTypes...)},
-			},
-			"log_level": schema.StringAttribute{
-				MarkdownDescription: "Minimum log level that triggers a notification: `INFO`, `WARNING` or `ERROR`.",
-				Required:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
-			},
-			"event_streams_environment_id": schema.StringAttribute{
-				MarkdownDescription: "Event streams environment id, for `EVENT_STREAMS` destinations.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank(), printable()},
-			},
-			"event_streams_environment_name": schema.StringAttribute{
-				MarkdownDescription: "Event streams environment name, for `EVENT_STREAMS` destinations.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank(), printable()},
-			},
-			"event_streams_topic": schema.StringAttribute{
-				MarkdownDescription: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank(), printable()},
-			},
-			"enabled": schema.BoolAttribute{
-				MarkdownDescription: "Whether the subscription is active. Default `true`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             booldefault.StaticBool(true),
-			},
-			"destination_email": schema.StringAttribute{
-				MarkdownDescription: "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations.",
-				Computed:            true,
-				PlanModifiers:       keep,
-			},
-			"created_date": schema.Int64Attribute{
-				MarkdownDescription: "Creation time, Unix milliseconds.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"last_updated_date": schema.Int64Attribute{
-				MarkdownDescription: "Time of the last update, Unix milliseconds.",
-				Computed:            true,
-			},
-			"created_by": schema.StringAttribute{
-				MarkdownDescription: "Email of the user who created the subscription.",
-				Computed:            true,
-				PlanModifiers:       keep,
-			},
-			"last_updated_by": schema.StringAttribute{
-				MarkdownDescription: "Email of the user who last updated the subscription.",
-				Computed:            true,
-			},
-		},
+		Attributes: subscriptionResourceAttributes(),
 	}
 }
 
@@ -155,7 +71,11 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 }
 
-// Create creates the subscription through operation 3 with a one-item list.
+// Create creates the subscription through createSubscriptions, in one request
+// with the other creates of the account that arrive within batch_window. The
+// client settles a lost answer by reading the account (it adopts what the
+// request created, or creates it once); when it cannot, the error names the
+// candidates and how to import them.
 func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan subscriptionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -164,34 +84,23 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	account := plan.AccountID.ValueString()
 
-	created, err := r.data.client.CreateSubscriptions(ctx, account, []client.SubscriptionInput{plan.input()})
+	created, err := r.data.client.CreateSubscriptionBatched(ctx, account, plan.input())
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Unable to create subscription", err)
-		return
+		if created == nil || created.ID == "" {
+			return
+		}
+		// The subscription exists all the same: keep it in state (Terraform marks it tainted).
 	}
-	if len(created) != 1 {
-		resp.Diagnostics.AddError("Unexpected create response",
-			fmt.Sprintf("The service answered a request to create one subscription in account %q with %d subscriptions. "+
-				"Check the account's subscriptions (data source eventnotify_subscriptions) and import the one that "+
-				"was meant, or apply again.", account, len(created)))
-		return
-	}
-	if created[0].ID == "" {
-		resp.Diagnostics.AddError("Unexpected create response",
-			fmt.Sprintf("The service answered a request to create a subscription in account %q without the new "+
-				"subscription's id, so Terraform cannot track it. The subscription may exist: check the account's "+
-				"subscriptions (data source eventnotify_subscriptions) and import it before applying again.", account))
-		return
-	}
-	state := subscriptionFromAPI(account, &created[0])
+	state := subscriptionFromAPI(account, created)
 	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, state.ID.ValueString())...)
 }
 
 // Read refreshes the subscription from the client's per-account listing
-// (operation 1, page by page, shared by every Read of the account in this
-// provider instance), falling back to operation 6 for an id the listing does
+// (listSubscribedEventsForAccount, page by page, shared by every Read of the account in this
+// provider instance), falling back to getSubscribedEventForAccount for an id the listing does
 // not hold. A subscription deleted outside Terraform (the service's 404) is
 // removed from state so that it is planned again.
 func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -220,7 +129,7 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, fresh.ID.ValueString())...)
 }
 
-// Update changes the subscription in place through operation 7.
+// Update changes the subscription in place through updateSubscription.
 func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan subscriptionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -242,8 +151,9 @@ func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, state.ID.ValueString())...)
 }
 
-// Delete deletes the subscription through operation 8; one that is already
-// gone counts as deleted.
+// Delete deletes the subscription, in one bulk delete with the other deletes
+// of the account that arrive within batch_window (alone, through
+// deleteSubscription); one that is already gone counts as deleted.
 func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state subscriptionModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -251,8 +161,7 @@ func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	id := state.ID.ValueString()
-	err := r.data.client.DeleteSubscription(ctx, state.AccountID.ValueString(), id)
-	if err != nil && !errors.Is(err, client.ErrNotFound) {
+	if err := r.data.client.DeleteSubscriptionBatched(ctx, state.AccountID.ValueString(), id); err != nil {
 		addClientError(&resp.Diagnostics, "Unable to delete subscription "+id, err)
 	}
 }
@@ -260,10 +169,6 @@ func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 // ImportState accepts <subscription_id> or <account_id>/<subscription_id>, or
 // an import block's identity (account_id and id) when there is no id.
 func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defaultAccount := ""
-	if r.data != nil {
-		defaultAccount = r.data.accountID
-	}
 	var account, id string
 	if req.ID == "" {
 		var diags diag.Diagnostics
@@ -273,7 +178,7 @@ func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.Imp
 		}
 	} else {
 		var err error
-		account, id, err = parseSubscriptionImportID(req.ID, defaultAccount)
+		account, id, err = parseSubscriptionImportID(req.ID, r.data.account(types.StringNull()))
 		if err != nil {
 			resp.Diagnostics.AddError("Invalid import id", err.Error())
 			return

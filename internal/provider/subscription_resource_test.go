@@ -374,7 +374,7 @@ func TestAccSubscriptionResource_serviceRejects(t *testing.T) {
 }
 
 // TestAccSubscriptionResource_responseShapes runs create, read, update and
-// import with both shapes of a single subscription in responses (spec rule 5).
+// import with both shapes of a single subscription in responses (SERVICE.md rule 5).
 func TestAccSubscriptionResource_responseShapes(t *testing.T) {
 	for name, shape := range map[string]mockserver.SingleShape{"flat": mockserver.SingleFlat, "wrapped": mockserver.SingleWrapped} {
 		t.Run(name, func(t *testing.T) {

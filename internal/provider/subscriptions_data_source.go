@@ -59,12 +59,12 @@ func (d *SubscriptionsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				Validators:          []validator.String{notBlank()},
 			},
 			"destination_type": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions with this destination type: `EVENT_STREAMS` or `EMAIL`.",
+				MarkdownDescription: "Only subscriptions with this destination type: " + enumWords(destinationTypes) + ".",
 				Optional:            true,
 				Validators:          []validator.String{stringvalidator.OneOf(destinationTypes...)},
 			},
 			"log_level": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions with this log level: `INFO`, `WARNING` or `ERROR`.",
+				MarkdownDescription: "Only subscriptions with this log level: " + enumWords(logLevels) + ".",
 				Optional:            true,
 				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
 			},
@@ -98,10 +98,8 @@ func (d *SubscriptionsDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() || !providerConfigured(d.data, &resp.Diagnostics, "subscriptions data source") {
 		return
 	}
-	if state.AccountID.IsNull() {
-		state.AccountID = types.StringValue(d.data.accountID)
-	}
-	account := state.AccountID.ValueString()
+	account := d.data.account(state.AccountID)
+	state.AccountID = types.StringValue(account)
 
 	subs, err := d.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
 	if err != nil {

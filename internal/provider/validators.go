@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // notBlank rejects empty strings and strings of only white space (Unicode
@@ -39,7 +41,7 @@ func printable() validator.String {
 // validators module has none, so this wraps the same check Configure applies
 // to environment variables.
 func httpURL() validator.String {
-	return stringCheck{check: checkHTTPURL, what: "an absolute http or https URL"}
+	return stringCheck{check: client.CheckURL, what: urlAdvice}
 }
 
 // goDuration returns a validator for positive Go duration strings.

@@ -1,0 +1,297 @@
+package client
+
+// Batched writes: Terraform creates and deletes resources in parallel, one call per
+// subscription, and at the platform's request rate every call is a request the user waits
+// for. CreateSubscriptionBatched and DeleteSubscriptionBatched let calls for one account that
+// arrive within Config.BatchWindow share one request (a createSubscriptions list, a bulk
+// delete), up to Config.MaxBatchSize subscriptions per request.
+//
+//   - A batch is sent when it is full, when its window has passed since its first write, or
+//     when Config.BatchReady says so (a test hook that makes batching deterministic).
+//   - Results go back to each caller by content (creates: identical inputs are
+//     interchangeable) or by ID (deletes: each item's status), never by position alone.
+//   - A batch refused as a whole (400) is split in halves until the refused items stand alone,
+//     so that only they fail, each with the service's message.
+//   - A create batch whose answer is lost is settled like any create (see create_reconcile.go).
+//   - A caller cancelled before its batch is sent leaves the batch; once sent, the batch runs
+//     to its answer (as single creates do) and every caller gets its result.
+//   - A batch of one is the single-item operation that an unbatched write uses.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+const (
+	// DefaultMaxBatchSize is Config.MaxBatchSize's default. The service documents no limit;
+	// Terraform's default parallelism (10) keeps batches far below it.
+	DefaultMaxBatchSize = 100
+	// DefaultBatchWindow is Config.BatchWindow's default.
+	DefaultBatchWindow = 50 * time.Millisecond
+)
+
+// ItemError is the failure of one item of a bulk operation: the status the service gave it.
+type ItemError struct {
+	// Operation names the bulk call.
+	Operation string
+	// AccountID is the account of the call.
+	AccountID string
+	// SubscriptionID identifies the item.
+	SubscriptionID string
+	// HTTPEquivalentCode is the item's status.
+	HTTPEquivalentCode int
+	// Message is the service's message for the item.
+	Message string
+}
+
+// Error names the operation, the item, its status and the service's message.
+func (e *ItemError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = "no message"
+	}
+	return fmt.Sprintf("%s: subscription %s: HTTP %d %s: %s", e.Operation, e.SubscriptionID,
+		e.HTTPEquivalentCode, http.StatusText(e.HTTPEquivalentCode), msg)
+}
+
+// batchResult is one caller's share of a batch's answer.
+type batchResult[Out any] struct {
+	out Out
+	err error
+}
+
+// pendingBatch is a batch that is still collecting items, or is being sent.
+type pendingBatch[In, Out any] struct {
+	ctx       context.Context // the first caller's, without its cancellation
+	items     []In
+	waiters   []chan batchResult[Out]
+	withdrawn []bool
+	timer     *time.Timer
+	sent      bool
+}
+
+// batchQueue collects the writes of one kind per account and sends them in batches.
+type batchQueue[In, Out any] struct {
+	mu      sync.Mutex
+	pending map[string]*pendingBatch[In, Out]
+	max     int
+	window  time.Duration
+	ready   func(account string, pending int) bool
+	send    func(ctx context.Context, account string, items []In) []batchResult[Out]
+}
+
+// newBatchQueue builds a queue for cfg's batch settings that sends with send.
+func newBatchQueue[In, Out any](cfg Config, send func(context.Context, string, []In) []batchResult[Out]) *batchQueue[In, Out] {
+	return &batchQueue[In, Out]{
+		pending: make(map[string]*pendingBatch[In, Out]),
+		max:     cfg.MaxBatchSize,
+		window:  cfg.BatchWindow,
+		ready:   cfg.BatchReady,
+		send:    send,
+	}
+}
+
+// do adds item to the account's batch and waits for its result.
+func (q *batchQueue[In, Out]) do(ctx context.Context, account string, item In) (Out, error) {
+	q.mu.Lock()
+	b := q.pending[account]
+	if b == nil {
+		b = &pendingBatch[In, Out]{ctx: context.WithoutCancel(ctx)}
+		q.pending[account] = b
+		if q.ready == nil && q.max > 1 {
+			b.timer = time.AfterFunc(q.window, func() { q.flush(account, b) })
+		}
+	}
+	idx := len(b.items)
+	ch := make(chan batchResult[Out], 1)
+	b.items = append(b.items, item)
+	b.waiters = append(b.waiters, ch)
+	b.withdrawn = append(b.withdrawn, false)
+	full := len(b.items) >= q.max || (q.ready != nil && q.ready(account, len(b.items)))
+	if full {
+		q.takeLocked(account, b)
+	}
+	q.mu.Unlock()
+	if full {
+		go q.run(account, b)
+	}
+	select {
+	case r := <-ch:
+		return r.out, r.err
+	case <-ctx.Done():
+	}
+	q.mu.Lock()
+	if !b.sent {
+		// Not sent yet: leave the batch.
+		b.withdrawn[idx] = true
+		q.mu.Unlock()
+		var zero Out
+		return zero, ctx.Err()
+	}
+	q.mu.Unlock()
+	// Sent: the service may act on it, so wait for its answer whatever the caller does.
+	r := <-ch
+	return r.out, r.err
+}
+
+// takeLocked marks b as sent and removes it from the queue; q.mu is held.
+func (q *batchQueue[In, Out]) takeLocked(account string, b *pendingBatch[In, Out]) {
+	b.sent = true
+	if q.pending[account] == b {
+		delete(q.pending, account)
+	}
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+}
+
+// flush sends b when its window has passed, unless it was sent already.
+func (q *batchQueue[In, Out]) flush(account string, b *pendingBatch[In, Out]) {
+	q.mu.Lock()
+	if b.sent {
+		q.mu.Unlock()
+		return
+	}
+	q.takeLocked(account, b)
+	q.mu.Unlock()
+	q.run(account, b)
+}
+
+// run sends the items of b that no caller withdrew and hands each its result.
+func (q *batchQueue[In, Out]) run(account string, b *pendingBatch[In, Out]) {
+	q.mu.Lock()
+	var items []In
+	var waiters []chan batchResult[Out]
+	for i, it := range b.items {
+		if !b.withdrawn[i] {
+			items = append(items, it)
+			waiters = append(waiters, b.waiters[i])
+		}
+	}
+	q.mu.Unlock()
+	if len(items) == 0 {
+		return
+	}
+	results := q.send(b.ctx, account, items)
+	for i, ch := range waiters {
+		ch <- results[i]
+	}
+}
+
+// splitOnRefusal sends items with send; when the service refuses a batch of several as a whole
+// (400), it sends each half on its own, so that only the refused items fail.
+func splitOnRefusal[In, Out any](ctx context.Context, items []In, send func(context.Context, []In) ([]batchResult[Out], error)) []batchResult[Out] {
+	results, err := send(ctx, items)
+	if err == nil {
+		return results
+	}
+	var apiErr *APIError
+	if len(items) > 1 && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest {
+		tflog.Debug(ctx, "A batch was refused as a whole; sending its halves on their own",
+			map[string]any{"items": len(items), "operation": apiErr.Operation})
+		half := len(items) / 2
+		return append(splitOnRefusal(ctx, items[:half], send), splitOnRefusal(ctx, items[half:], send)...)
+	}
+	if results == nil {
+		results = make([]batchResult[Out], len(items))
+	}
+	for i := range results {
+		if results[i].err == nil && isZero(results[i].out) {
+			results[i].err = err
+		}
+	}
+	return results
+}
+
+// isZero reports whether v is its type's zero value (no result).
+func isZero[T any](v T) bool {
+	var zero T
+	return any(v) == any(zero)
+}
+
+// CreateSubscriptionBatched creates one subscription (createSubscriptions), in one request with
+// the other CreateSubscriptionBatched calls for the account that arrive within the batch
+// window (see batch.go). The result is matched to the input by content; a lost answer is
+// settled by reading the account, as CreateSubscriptions does.
+func (c *Client) CreateSubscriptionBatched(ctx context.Context, accountID string, in SubscriptionInput) (*Subscription, error) {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opCreateSubscriptions, err)
+	}
+	return c.creates.do(ctx, accountID, in)
+}
+
+// sendCreates is the send function of the create queue.
+func (c *Client) sendCreates(ctx context.Context, account string, in []SubscriptionInput) []batchResult[*Subscription] {
+	if len(in) > 1 {
+		tflog.Debug(ctx, "Creating subscriptions in one request", map[string]any{"account_id": account, "subscriptions": len(in)})
+	}
+	return splitOnRefusal(ctx, in, func(ctx context.Context, in []SubscriptionInput) ([]batchResult[*Subscription], error) {
+		created, err := c.createSubscriptions(ctx, account, in)
+		results := make([]batchResult[*Subscription], len(in))
+		for i, s := range created {
+			results[i].out = s
+		}
+		return results, err
+	})
+}
+
+// DeleteSubscriptionBatched deletes one subscription, in one bulk delete
+// (bulkOperationsOnSubscriptionsForAccount) with the other DeleteSubscriptionBatched calls for
+// the account that arrive within the batch window; alone, it is a deleteSubscription. A
+// subscription that is already gone (its item's 404, or the service's own 404) counts as
+// deleted; any other item status is an *ItemError with the service's message.
+func (c *Client) DeleteSubscriptionBatched(ctx context.Context, accountID, id string) error {
+	accountID, err := c.account(accountID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opBulkDelete, err)
+	}
+	_, err = c.deletes.do(ctx, accountID, id)
+	return err
+}
+
+// deleted is the result of a delete: there is no value, only the error.
+type deleted struct{}
+
+// sendDeletes is the send function of the delete queue.
+func (c *Client) sendDeletes(ctx context.Context, account string, ids []string) []batchResult[deleted] {
+	if len(ids) == 1 {
+		err := c.DeleteSubscription(ctx, account, ids[0])
+		if errors.Is(err, ErrNotFound) {
+			err = nil
+		}
+		return []batchResult[deleted]{{err: err}}
+	}
+	tflog.Debug(ctx, "Deleting subscriptions in one request", map[string]any{"account_id": account, "subscriptions": len(ids)})
+	return splitOnRefusal(ctx, ids, func(ctx context.Context, ids []string) ([]batchResult[deleted], error) {
+		statuses, err := c.bulkDelete(ctx, account, ids)
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[string]OperationStatus, len(statuses))
+		for _, st := range statuses {
+			byID[strings.ToLower(st.SubscriptionID)] = st
+		}
+		results := make([]batchResult[deleted], len(ids))
+		for i, id := range ids {
+			st, ok := byID[strings.ToLower(id)]
+			switch {
+			case !ok:
+				results[i].err = fmt.Errorf("%s: the answer has no status for subscription %s; it may still exist", opBulkDelete, id)
+			case st.HTTPEquivalentCode == http.StatusNoContent, st.HTTPEquivalentCode == http.StatusOK,
+				st.HTTPEquivalentCode == http.StatusNotFound:
+			default:
+				results[i].err = &ItemError{Operation: opBulkDelete, AccountID: account, SubscriptionID: id,
+					HTTPEquivalentCode: st.HTTPEquivalentCode, Message: st.Message}
+			}
+		}
+		return results, nil
+	})
+}

@@ -1,0 +1,181 @@
+package provider
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+// Allowed values of the subscription enums, as the service lists them. The
+// validators and the descriptions both come from these lists.
+var (
+	destinationTypes = []string{"EVENT_STREAMS", "EMAIL"}
+	logLevels        = []string{"INFO", "WARNING", "ERROR"}
+)
+
+// enumWords renders allowed values for a description: "`A`, `B` or `C`".
+func enumWords(values []string) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "`" + v + "`"
+	}
+	if len(quoted) < 2 {
+		return strings.Join(quoted, "")
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
+}
+
+// attributeKind is the Terraform type of a subscription attribute.
+type attributeKind int
+
+const (
+	kindString attributeKind = iota
+	kindBool
+	kindInt64
+)
+
+// subscriptionAttribute is one attribute of a subscription: the one place
+// that describes it for the eventnotify_subscription resource and both
+// subscription data sources.
+type subscriptionAttribute struct {
+	name        string
+	kind        attributeKind
+	description string // what the attribute is, written once
+	required    bool   // the user must set it on the resource
+	optional    bool   // the user may set it on the resource
+	computedToo bool   // optional, and planned by the provider when left out
+	enum        []string
+	validators  []validator.String // of a value the user sets (beyond enum)
+	// resource is what only the resource adds: its behaviour (a default, a
+	// replacement, when the value is known) said in a sentence, and how it plans.
+	resourceNote      string
+	stringModifiers   []planmodifier.String
+	int64Modifiers    []planmodifier.Int64
+	defaultTrue       bool
+	eventNameSemantic bool // compared without regard to case
+}
+
+// keepState is the plan modifier of a computed value the service never
+// changes after create.
+func keepState() []planmodifier.String {
+	return []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+}
+
+// subscriptionAttributes lists a subscription's attributes in schema order.
+func subscriptionAttributes() []subscriptionAttribute {
+	userText := []validator.String{notBlank(), printable()}
+	return []subscriptionAttribute{
+		{name: "id", description: "Subscription id (a UUID) that the service assigns.", stringModifiers: keepState()},
+		{name: "account_id", description: "Account that owns the subscription.", optional: true, computedToo: true, validators: userText,
+			resourceNote:    "Defaults to the provider's `account_id`. Changing it replaces the subscription.",
+			stringModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+		{name: "event_name", required: true, eventNameSemantic: true,
+			description:  "Name of the platform event, as the `eventnotify_events` data source lists it.",
+			resourceNote: "Compared without regard to case: the service's own spellings (`Atom.Status`, `ATOM.STATUS`) cause no diff.",
+			validators:   slices.Concat(userText, []validator.String{stringvalidator.LengthAtMost(256)})},
+		{name: "destination_type", required: true, enum: destinationTypes,
+			description:  "Where notifications go: " + enumWords(destinationTypes) + ". The service delivers to `EVENT_STREAMS` only today.",
+			resourceNote: "`EMAIL` is accepted by its API and planned with a warning."},
+		{name: "log_level", required: true, enum: logLevels,
+			description: "Minimum log level that triggers a notification: " + enumWords(logLevels) + "."},
+		{name: "event_streams_environment_id", optional: true, validators: userText,
+			description: "Event streams environment id, for `EVENT_STREAMS` destinations."},
+		{name: "event_streams_environment_name", optional: true, validators: userText,
+			description: "Event streams environment name, for `EVENT_STREAMS` destinations."},
+		{name: "event_streams_topic", optional: true, validators: userText,
+			description: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations."},
+		{name: "enabled", kind: kindBool, optional: true, computedToo: true, defaultTrue: true,
+			description: "Whether the subscription is active.", resourceNote: "Default `true`."},
+		{name: "destination_email",
+			description:     "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations.",
+			resourceNote:    "Known at plan time while `destination_type` is unchanged.",
+			stringModifiers: []planmodifier.String{useStateWhileUnchanged(path.Root("destination_type"))}},
+		{name: "created_date", kind: kindInt64, description: "Creation time, Unix milliseconds.",
+			int64Modifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+		{name: "last_updated_date", kind: kindInt64, description: "Time of the last update, Unix milliseconds."},
+		{name: "created_by", description: "Email of the user who created the subscription.", stringModifiers: keepState()},
+		{name: "last_updated_by", description: "Email of the user who last updated the subscription."},
+	}
+}
+
+// stringValidators are the validators of a value the user sets.
+func (a subscriptionAttribute) stringValidators() []validator.String {
+	if len(a.enum) > 0 {
+		return append([]validator.String{stringvalidator.OneOf(a.enum...)}, a.validators...)
+	}
+	return a.validators
+}
+
+// resourceAttribute is the attribute as the eventnotify_subscription resource
+// has it.
+func (a subscriptionAttribute) resourceAttribute() schema.Attribute {
+	description := a.description
+	if a.resourceNote != "" {
+		description += " " + a.resourceNote
+	}
+	computed := !a.required && !a.optional || a.computedToo
+	switch a.kind {
+	case kindBool:
+		attr := schema.BoolAttribute{MarkdownDescription: description, Required: a.required, Optional: a.optional, Computed: computed}
+		if a.defaultTrue {
+			attr.Default = booldefault.StaticBool(true)
+		}
+		return attr
+	case kindInt64:
+		return schema.Int64Attribute{MarkdownDescription: description, Computed: true, PlanModifiers: a.int64Modifiers}
+	}
+	attr := schema.StringAttribute{MarkdownDescription: description, Required: a.required, Optional: a.optional,
+		Computed: computed, PlanModifiers: a.stringModifiers}
+	if a.required || a.optional {
+		attr.Validators = a.stringValidators()
+	}
+	if a.eventNameSemantic {
+		attr.CustomType = eventNameType{}
+	}
+	return attr
+}
+
+// dataSourceAttribute is the attribute as the subscription data sources
+// return it: computed, with the same description.
+func (a subscriptionAttribute) dataSourceAttribute() dschema.Attribute {
+	switch a.kind {
+	case kindBool:
+		return dschema.BoolAttribute{MarkdownDescription: a.description, Computed: true}
+	case kindInt64:
+		return dschema.Int64Attribute{MarkdownDescription: a.description, Computed: true}
+	}
+	attr := dschema.StringAttribute{MarkdownDescription: a.description, Computed: true}
+	if a.eventNameSemantic {
+		attr.CustomType = eventNameType{}
+	}
+	return attr
+}
+
+// subscriptionResourceAttributes builds the resource's attributes.
+func subscriptionResourceAttributes() map[string]schema.Attribute {
+	attrs := make(map[string]schema.Attribute)
+	for _, a := range subscriptionAttributes() {
+		attrs[a.name] = a.resourceAttribute()
+	}
+	return attrs
+}
+
+// subscriptionDataSourceAttributes builds the attributes that the
+// eventnotify_subscription data source and each element of
+// eventnotify_subscriptions return.
+func subscriptionDataSourceAttributes() map[string]dschema.Attribute {
+	attrs := make(map[string]dschema.Attribute)
+	for _, a := range subscriptionAttributes() {
+		attrs[a.name] = a.dataSourceAttribute()
+	}
+	return attrs
+}
