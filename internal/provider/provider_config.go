@@ -40,7 +40,6 @@ const (
 	defaultMaxRetries        = 5
 	defaultRequestsPerSecond = 10.0
 	defaultRequestTimeout    = "30s"
-	defaultBatchWindow       = "50ms"
 	// maxBatchSize bounds max_batch_size: the service documents no limit per request.
 	maxBatchSize = 1000
 )
@@ -92,7 +91,7 @@ func resolveSettings(m providerModel, env func(string) (string, bool)) (client.C
 
 	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries, 0, 100))
 	cfg.MaxBatchSize = int(r.integer(m.MaxBatchSize, "max_batch_size", envMaxBatchSize, client.DefaultMaxBatchSize, 1, maxBatchSize))
-	cfg.BatchWindow = r.duration(m.BatchWindow, "batch_window", envBatchWindow, defaultBatchWindow)
+	cfg.BatchWindow = r.duration(m.BatchWindow, "batch_window", envBatchWindow, client.DefaultBatchWindow.String())
 	cfg.RequestsPerSecond = r.float(m.MaxRequestsPerSecond, "max_requests_per_second", envMaxRequestsPerSecond, defaultRequestsPerSecond)
 	cfg.RequestTimeout = r.duration(m.RequestTimeout, "request_timeout", envRequestTimeout, defaultRequestTimeout)
 
