@@ -260,11 +260,17 @@ func configFor(seeded []mockserver.Subscription) string {
 // id fills the map keyed by subscription id, a configuration with those keys
 // plans no change, nothing is written, a second import verifies against the
 // state, and an import block plans a no-op. A malformed import id is refused.
-// Destroy empties the account in one request.
+// Moving the 40 entries to keys of the user's choice writes nothing and keeps
+// every id. Destroy empties the account in one request.
 func TestAccAccountSubscriptions_adoptByImport(t *testing.T) {
 	m := newTestMock(t)
 	seeded := seedAccount(m, 40)
 	config := m.providerBlock() + configFor(seeded)
+	renamedConfig := configFor(seeded)
+	for i, sub := range seeded {
+		renamedConfig = strings.Replace(renamedConfig, fmt.Sprintf("%q", sub.SubscriptionID), fmt.Sprintf(`"sub-%d"`, i), 1)
+	}
+	sw := &stepWrites{t: t, m: m}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy: resource.ComposeTestCheckFunc(m.checkMockEmpty(), func(*terraform.State) error {
@@ -310,6 +316,19 @@ func TestAccAccountSubscriptions_adoptByImport(t *testing.T) {
 				ImportStateId: testAccount + "/" + seeded[0].SubscriptionID,
 				ExpectError:   errorPattern("Invalid import id", "an account id"),
 			},
+			{
+				// The user's own keys: entries move to them without a request.
+				PreConfig: sw.mark,
+				Config:    m.providerBlock() + renamedConfig,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
+					expectIDKept(seeded[7].SubscriptionID, "sub-7"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(acctAddr, acctSubPath("sub-7", "id"), knownvalue.StringExact(seeded[7].SubscriptionID)),
+				},
+				Check: resource.ComposeTestCheckFunc(sw.expect("rename 40 imported keys", writeCounts{}), m.checkAcctStateMatchesMock(40)),
+			},
 		},
 	})
 }
@@ -340,25 +359,33 @@ func TestAccAccountSubscriptions_generateConfig(t *testing.T) {
 }
 
 // TestAccAccountSubscriptions_converge takes over an account that holds two
-// other subscriptions and follows the configuration through its changes,
-// counting the write requests of every step:
-//   - create with 3 entries: one create and one bulk delete (at most 3 writes);
+// other subscriptions and one like an entry (in another spelling), and
+// follows the configuration through its changes, counting the write requests
+// of every step:
+//   - create with 3 entries: the one alike is adopted, one create and one bulk
+//     delete do the rest (at most 3 writes);
 //   - one entry's log level changed: one update, the id kept;
 //   - a key renamed: no write, the id kept;
 //   - no change: no write;
 //   - a subscription added outside Terraform: the plan shows its removal, one
 //     bulk delete removes it;
 //   - a subscription deleted outside Terraform: one create brings it back;
+//   - 3 entries added and 2 removed: one create and one bulk delete;
 //   - destroy: the account is empty.
 func TestAccAccountSubscriptions_converge(t *testing.T) {
 	m := newTestMock(t)
 	others := seedAccount(m, 2)
+	existingA := m.PutSubscription(testAccount, mockserver.Subscription{EventName: "Atom.Status", DestinationType: "EVENT_STREAMS",
+		LogLevel: "ERROR", EventStreamsTopic: "alerts", Enabled: true})
 	sw := &stepWrites{t: t, m: m}
 	a := acctEntry{key: "a", event: "ATOM.STATUS", level: "ERROR", topic: "alerts"}
 	b := acctEntry{key: "b", event: "PROCESS.EXECUTION", level: "WARNING", topic: "processes"}
 	c := acctEntry{key: "c", event: "ATOM.STATUS", level: "INFO", topic: "audit", disabled: true}
 	bInfo, c2 := b, c
 	bInfo.level, c2.key = "INFO", "c2"
+	d := acctEntry{key: "d", event: "ENVIRONMENT.ALERT", level: "ERROR", topic: "d"}
+	e := acctEntry{key: "e", event: "ENVIRONMENT.ALERT", level: "INFO", topic: "e"}
+	f := acctEntry{key: "f", event: "ATOM.DEPLOYMENT", level: "INFO"}
 	config := func(entries ...acctEntry) string { return m.providerBlock() + acctConfig(entries...) }
 	sameB := statecheck.CompareValue(compare.ValuesSame())
 	sameC := statecheck.CompareValue(compare.ValuesSame())
@@ -379,10 +406,12 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 					sameC.AddStateValue(acctAddr, acctSubPath("c", "id")),
 					statecheck.ExpectKnownValue(acctAddr, acctSubPath("c", "enabled"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(acctAddr, acctSubPath("a", "enabled"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(acctAddr, acctSubPath("a", "created_by"), knownvalue.StringExact(testUser)),
+					statecheck.ExpectKnownValue(acctAddr, acctSubPath("a", "id"), knownvalue.StringExact(existingA.SubscriptionID)),
+					statecheck.ExpectKnownValue(acctAddr, acctSubPath("a", "event_name"), knownvalue.StringExact("ATOM.STATUS")),
+					statecheck.ExpectKnownValue(acctAddr, acctSubPath("b", "created_by"), knownvalue.StringExact(testUser)),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					sw.expect("converge 3 over 2 others", writeCounts{post: 1, patch: 1}),
+					sw.expect("converge 3 over 2 others and 1 alike", writeCounts{post: 1, patch: 1}),
 					m.checkAcctStateMatchesMock(3),
 					func(*terraform.State) error {
 						for _, o := range others {
@@ -492,12 +521,17 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 				),
 			},
 			{
+				PreConfig: sw.mark,
+				Config:    config(bInfo, d, e, f),
+				Check:     resource.ComposeTestCheckFunc(sw.expect("add 3, remove 2", writeCounts{post: 1, patch: 1}), m.checkAcctStateMatchesMock(4)),
+			},
+			{
 				// Destroy takes the whole account, also what was added since the last refresh.
 				PreConfig: func() {
 					m.PutSubscription(testAccount, mockserver.Subscription{EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS",
 						LogLevel: "INFO", Enabled: true})
 				},
-				Config:  config(a, bInfo, c2),
+				Config:  config(bInfo, d, e, f),
 				Destroy: true,
 			},
 		},
