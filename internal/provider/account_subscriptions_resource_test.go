@@ -849,3 +849,46 @@ func TestAccountSubscriptionsModifyPlan(t *testing.T) {
 		t.Errorf("planning 4x the entries took %.1fx as long: the work is not linear", float64(large)/float64(small))
 	}
 }
+
+// TestAccAccountSubscriptions_createPartialFailure fails the first apply
+// partway: the account holds two other subscriptions, and the service rejects
+// the deletion of one. The state holds what exists (the entries created and
+// the subscription not deleted, under its id); Terraform marks the resource
+// tainted, so the next apply replaces it (destroy, then create) and the
+// account ends with exactly the configured subscriptions.
+func TestAccAccountSubscriptions_createPartialFailure(t *testing.T) {
+	m := newTestMock(t)
+	others := seedAccount(m, 2)
+	proxy := &rejectingProxy{next: m.Server}
+	proxy.setReject(others[0].SubscriptionID)
+	ts := httptest.NewServer(proxy)
+	t.Cleanup(ts.Close)
+	pm := &testMock{Server: m.Server, URL: ts.URL}
+	a := acctEntry{key: "a", event: "ATOM.STATUS", level: "ERROR", topic: "alerts"}
+	b := acctEntry{key: "b", event: "PROCESS.EXECUTION", level: "WARNING"}
+	config := pm.providerBlock() + acctConfig(a, b)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				Config:      config,
+				ExpectError: errorPattern("Unable to delete subscription "+others[0].SubscriptionID, "HTTP 500"),
+			},
+			{
+				PreConfig: func() {
+					if _, ok := m.Subscription(testAccount, others[0].SubscriptionID); !ok {
+						t.Error("the rejected subscription was deleted")
+					}
+					proxy.setReject()
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					m.expectStateAgreedWithService(),
+					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: m.checkAcctStateMatchesMock(2),
+			},
+		},
+	})
+}
