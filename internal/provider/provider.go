@@ -218,6 +218,7 @@ func (p *EventNotifyProvider) Resources(_ context.Context) []func() resource.Res
 	return []func() resource.Resource{
 		NewSubscriptionResource,
 		NewEventStreamsTopicResource,
+		NewAccountSubscriptionsResource,
 	}
 }
 
