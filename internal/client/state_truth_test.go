@@ -164,7 +164,9 @@ func TestRedirectNotFollowed(t *testing.T) {
 	t.Run("JWT endpoint", func(t *testing.T) {
 		f := newFake(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
 		f.set(func(f *fakeAPI) {
-			f.jwtHandler = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, target.srv.URL+r.URL.Path, http.StatusMovedPermanently) }
+			f.jwtHandler = func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, target.srv.URL+r.URL.Path, http.StatusMovedPermanently)
+			}
 		})
 		_, err := f.newClient(nil).Token(context.Background(), "")
 		var apiErr *APIError
