@@ -14,7 +14,7 @@ TERRAFORM=${TERRAFORM:-$(command -v terraform || true)}
 
 # Terraform and OpenTofu put different registry hosts in front of the source
 # address "eventnotify/eventnotify"; dev_overrides names the full address.
-cli_version=$(TF_CLI_CONFIG_FILE=/dev/null "$TERRAFORM" version | head -n 1)
+cli_version=$(TF_CLI_CONFIG_FILE=/dev/null "$TERRAFORM" version | sed -n 1p)
 case "$cli_version" in
   OpenTofu*) cli=tofu; provider_address=registry.opentofu.org/eventnotify/eventnotify ;;
   Terraform*) cli=terraform; provider_address=registry.terraform.io/eventnotify/eventnotify ;;
