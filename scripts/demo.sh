@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # The quick start: builds the provider and the mock server, starts the mock on a
-# free loopback port, points Terraform at the local build through a temporary
-# CLI configuration (dev_overrides), applies examples/quickstart, shows that a
-# second plan has no changes, destroys, and stops the mock. Leaves nothing behind.
+# free loopback port, points Terraform (or OpenTofu: TERRAFORM=/path/to/tofu) at
+# the local build through a temporary CLI configuration (dev_overrides), applies
+# examples/quickstart, shows that a second plan has no changes, destroys, and
+# stops the mock. Leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 die() { echo "demo: $*" >&2; exit 1; }
 command -v go >/dev/null || die "Go is required (https://go.dev/dl/); it was not found on PATH"
 TERRAFORM=${TERRAFORM:-$(command -v terraform || true)}
-[ -n "$TERRAFORM" ] && [ -x "$TERRAFORM" ] || die "Terraform is required: install it, or run 'make demo', which builds Terraform v1.5.7 when none is on PATH"
+[ -n "$TERRAFORM" ] && [ -x "$TERRAFORM" ] || die "Terraform is required: install it, or run 'make demo', which builds Terraform v1.5.7 when none is on PATH (TF=tofu make demo: OpenTofu v1.12.6)"
+
+# Terraform and OpenTofu put different registry hosts in front of the source
+# address "eventnotify/eventnotify"; dev_overrides names the full address.
+cli_version=$(TF_CLI_CONFIG_FILE=/dev/null "$TERRAFORM" version | sed -n 1p)
+case "$cli_version" in
+  OpenTofu*) cli=tofu; provider_address=registry.opentofu.org/eventnotify/eventnotify ;;
+  Terraform*) cli=terraform; provider_address=registry.terraform.io/eventnotify/eventnotify ;;
+  *) die "$TERRAFORM is neither Terraform nor OpenTofu: its version is '$cli_version'" ;;
+esac
+echo "==> Using $cli_version ($TERRAFORM)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/eventnotify-demo.XXXXXX")
 mock_pid=""
@@ -45,7 +56,7 @@ echo "    mock listening at $EVENTNOTIFY_BASE_URL (account $EVENTNOTIFY_ACCOUNT_
 cat >"$work/terraformrc" <<RC
 provider_installation {
   dev_overrides {
-    "eventnotify/eventnotify" = "$work/bin"
+    "$provider_address" = "$work/bin"
   }
   direct {}
 }
@@ -55,14 +66,14 @@ export TF_IN_AUTOMATION=1
 cp -R examples/quickstart "$work/quickstart"
 tf() { "$TERRAFORM" -chdir="$work/quickstart" "$@"; }
 
-echo "==> terraform apply"
+echo "==> $cli apply"
 tf apply -auto-approve -input=false
-echo "==> terraform plan (a second plan must show no changes)"
+echo "==> $cli plan (a second plan must show no changes)"
 set +e
 tf plan -detailed-exitcode -input=false
 code=$?
 set -e
 [ "$code" -eq 0 ] || die "the second plan was not empty (exit code $code)"
-echo "==> terraform destroy"
+echo "==> $cli destroy"
 tf destroy -auto-approve -input=false
 echo "==> Done: the mock server stops and the temporary files are removed"

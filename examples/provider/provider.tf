@@ -1,16 +1,18 @@
 terraform {
   required_providers {
     eventnotify = {
-      source = "eventnotify/eventnotify"
+      source  = "eventnotify/eventnotify"
+      version = "~> 0.1"
     }
   }
 }
 
-# Credentials are best taken from the environment (EVENTNOTIFY_USERNAME,
-# EVENTNOTIFY_PASSWORD or EVENTNOTIFY_API_TOKEN, EVENTNOTIFY_OTP, EVENTNOTIFY_JWT).
+# Required: the account, the service's addresses (the provider holds no
+# regional addresses yet, so region alone does not reach the service), and one
+# form of credentials, best taken from the environment: EVENTNOTIFY_USERNAME
+# with EVENTNOTIFY_PASSWORD or EVENTNOTIFY_API_TOKEN, or EVENTNOTIFY_JWT.
 provider "eventnotify" {
   account_id = "my-account-id"
-  region     = "us"
   base_url   = "https://eventnotify.example.com"
   auth_url   = "https://auth.example.com"
 

@@ -3,7 +3,8 @@
 terraform {
   required_providers {
     eventnotify = {
-      source = "eventnotify/eventnotify"
+      source  = "eventnotify/eventnotify"
+      version = "~> 0.1"
     }
   }
 }

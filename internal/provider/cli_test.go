@@ -2,18 +2,24 @@ package provider
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
-// The CLI harness runs the real terraform binary against a built provider
-// binary (through dev_overrides) in a scratch directory. plugin-testing cannot
+// The CLI harness runs the real CLI (terraform, or tofu when
+// TF_ACC_TERRAFORM_PATH names OpenTofu) against a built provider binary
+// (through dev_overrides) in a scratch directory. plugin-testing cannot
 // hold for_each resources or modules in its state checks, and the examples,
 // the quick start and the guides use both, so they are tested through this.
 
@@ -53,29 +59,164 @@ func (b *providerBuild) get(t *testing.T) string {
 	return b.dir
 }
 
-// terraformPath is the terraform binary the acceptance tests use.
-func terraformPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("terraform")
+// acceptanceCLI is the CLI that runs the acceptance tests, Terraform or
+// OpenTofu; TestMain sets it when TF_ACC is set.
+var acceptanceCLI *cliInfo
+
+// cliInfo describes a Terraform or OpenTofu binary.
+type cliInfo struct {
+	Path    string
+	Name    string // "Terraform" or "OpenTofu"
+	Version *version.Version
+}
+
+// cliVersionLine matches the first line of `terraform version` and `tofu version`.
+var cliVersionLine = regexp.MustCompile(`^(Terraform|OpenTofu) v(\S+)`)
+
+// detectCLI asks the binary at path which CLI it is and which version.
+func detectCLI(path string) (*cliInfo, error) {
+	cmd := exec.Command(path, "version")
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.DevNull, "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatal("no terraform binary: set TF_ACC_TERRAFORM_PATH or put terraform on PATH (make test does)")
+		return nil, fmt.Errorf("running %s version: %v", path, err)
 	}
-	return p
+	first, _, _ := strings.Cut(string(out), "\n")
+	match := cliVersionLine.FindStringSubmatch(first)
+	if match == nil {
+		return nil, fmt.Errorf("%s version printed %q, which names neither Terraform nor OpenTofu", path, first)
+	}
+	v, err := version.NewVersion(match[2])
+	if err != nil {
+		return nil, fmt.Errorf("%s version: %v", path, err)
+	}
+	return &cliInfo{Path: path, Name: match[1], Version: v}, nil
+}
+
+// String is "OpenTofu 1.12.6 (/path/to/tofu)".
+func (c *cliInfo) String() string { return fmt.Sprintf("%s %s (%s)", c.Name, c.Version, c.Path) }
+
+// OpenTofu reports whether the CLI is OpenTofu.
+func (c *cliInfo) OpenTofu() bool { return c.Name == "OpenTofu" }
+
+// registryHost is the host that the CLI puts in front of a source address
+// without one ("eventnotify/eventnotify"), and so the host that
+// TF_ACC_PROVIDER_HOST must name for plugin-testing's provider.
+func (c *cliInfo) registryHost() string {
+	if c.OpenTofu() {
+		return "registry.opentofu.org"
+	}
+	return "registry.terraform.io"
+}
+
+// providerAddress is the provider's full address as the CLI resolves
+// `source = "eventnotify/eventnotify"`; dev_overrides name it.
+func (c *cliInfo) providerAddress() string { return c.registryHost() + "/eventnotify/eventnotify" }
+
+// cliFeature is a CLI capability that arrived in different versions of
+// Terraform and OpenTofu.
+type cliFeature struct {
+	what      string
+	terraform string // first Terraform version with it; "" when Terraform lacks it
+	opentofu  string // first OpenTofu version with it; "" when OpenTofu lacks it
+}
+
+// Features that arrived in different Terraform and OpenTofu versions; the
+// compatibility table of README.md and docs/index.md says the same.
+var (
+	featureForEachImport      = cliFeature{what: "import blocks with for_each", terraform: "1.7.0", opentofu: "1.7.0"}
+	featureEphemeralResources = cliFeature{what: "ephemeral resources", terraform: "1.10.0", opentofu: "1.11.0"}
+	featureResourceIdentity   = cliFeature{what: "resource identity", terraform: "1.12.0", opentofu: "1.12.0"}
+	featureListResources      = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
+)
+
+// skipUnlessCLISupports is a check for a TestCase's TerraformVersionChecks
+// that skips the test when the CLI lacks the feature. Use it instead of
+// tfversion.SkipBelow for a feature whose first version differs between
+// Terraform and OpenTofu: plugin-testing sees only OpenTofu's own version
+// number (1.12.6), not which CLI it is.
+func skipUnlessCLISupports(f cliFeature) tfversion.TerraformVersionCheck { return cliFeatureCheck{f} }
+
+// cliFeatureCheck implements skipUnlessCLISupports.
+type cliFeatureCheck struct{ feature cliFeature }
+
+// CheckTerraformVersion skips the test when the acceptance CLI lacks the feature.
+func (c cliFeatureCheck) CheckTerraformVersion(_ context.Context, req tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
+	cli := cliInfo{Name: "Terraform", Version: req.TerraformVersion}
+	if acceptanceCLI != nil {
+		cli.Name, cli.Path = acceptanceCLI.Name, acceptanceCLI.Path
+	}
+	if ok, why := cli.supports(c.feature); !ok {
+		resp.Skip = why
+	}
+}
+
+// supports reports whether the CLI has the feature, and if not why.
+func (c *cliInfo) supports(f cliFeature) (bool, string) {
+	since := f.terraform
+	if c.OpenTofu() {
+		since = f.opentofu
+	}
+	if since == "" {
+		return false, fmt.Sprintf("%s has no %s", c.Name, f.what)
+	}
+	if c.Version.Core().LessThan(version.Must(version.NewVersion(since)).Core()) {
+		return false, fmt.Sprintf("%s needs %s %s or later; this is %s", f.what, c.Name, since, c.Version)
+	}
+	return true, ""
+}
+
+// setUpAcceptanceCLI finds the CLI of the acceptance tests (TF_ACC_TERRAFORM_PATH,
+// else terraform on PATH), asks it what it is, and sets what plugin-testing
+// needs for it: TF_ACC_TERRAFORM_PATH, and for OpenTofu TF_ACC_PROVIDER_HOST
+// and TF_ACC_PROVIDER_NAMESPACE, unless they are set already. A binary that is
+// missing, or settings that name another CLI's registry, are errors: the
+// tests fail rather than skip or download a CLI.
+func setUpAcceptanceCLI() (*cliInfo, error) {
+	path := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if path == "" {
+		p, err := exec.LookPath("terraform")
+		if err != nil {
+			return nil, errors.New("TF_ACC is set but no terraform binary is on PATH and TF_ACC_TERRAFORM_PATH is unset; " +
+				"run `make testacc` (Terraform) or `make testacc-opentofu` (OpenTofu), which build one when none is installed")
+		}
+		path = p
+	}
+	cli, err := detectCLI(path)
+	if err != nil {
+		return nil, fmt.Errorf("TF_ACC_TERRAFORM_PATH=%s: %v", path, err)
+	}
+	if err := os.Setenv("TF_ACC_TERRAFORM_PATH", path); err != nil {
+		return nil, err
+	}
+	host := os.Getenv("TF_ACC_PROVIDER_HOST")
+	switch {
+	case host == "" && cli.OpenTofu():
+		// configurations without required_providers resolve the provider to
+		// registry.opentofu.org/hashicorp/eventnotify under OpenTofu
+		os.Setenv("TF_ACC_PROVIDER_HOST", cli.registryHost())
+		if os.Getenv("TF_ACC_PROVIDER_NAMESPACE") == "" {
+			os.Setenv("TF_ACC_PROVIDER_NAMESPACE", "hashicorp")
+		}
+	case host != "" && strings.TrimSuffix(host, "/") != cli.registryHost():
+		return nil, fmt.Errorf("TF_ACC_PROVIDER_HOST=%s, but the acceptance tests run %s, which resolves providers "+
+			"under %s", host, cli, cli.registryHost())
+	}
+	return cli, nil
 }
 
 // cliWorkspace is a scratch Terraform working directory wired to the mock.
 type cliWorkspace struct {
 	t   *testing.T
 	dir string
-	tf  string
+	cli *cliInfo // the CLI that runs, Terraform or OpenTofu
+	tf  string   // its path
 	env []string
 }
 
-// newCLIWorkspace prepares a working directory whose terraform runs use the
-// built provider and reach the mock through EVENTNOTIFY_* variables.
+// newCLIWorkspace prepares a working directory whose CLI runs use the built
+// provider and reach the mock through EVENTNOTIFY_* variables. The CLI is the
+// acceptance tests' one (TF_ACC_TERRAFORM_PATH): Terraform or OpenTofu.
 func newCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
@@ -83,11 +224,7 @@ func newCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 	}
 	bin := buildProvider(t)
 	dir := t.TempDir()
-	rc := filepath.Join(dir, ".terraformrc")
-	rcBody := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"eventnotify/eventnotify\" = %q\n  }\n  direct {}\n}\n", bin)
-	if err := os.WriteFile(rc, []byte(rcBody), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	rc := writeDevOverrides(t, dir, bin)
 	env := []string{
 		"TF_CLI_CONFIG_FILE=" + rc,
 		"TF_IN_AUTOMATION=1",
@@ -104,7 +241,32 @@ func newCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 			env = append(env, kv)
 		}
 	}
-	return &cliWorkspace{t: t, dir: filepath.Join(dir, "work"), tf: terraformPath(t), env: env}
+	return &cliWorkspace{t: t, dir: filepath.Join(dir, "work"), cli: acceptanceCLI, tf: acceptanceCLI.Path, env: env}
+}
+
+// writeDevOverrides writes a CLI configuration file into dir that makes the
+// acceptance CLI use the provider binary in bin for the provider's address
+// (registry.terraform.io/eventnotify/eventnotify under Terraform,
+// registry.opentofu.org/eventnotify/eventnotify under OpenTofu), and returns
+// its path for TF_CLI_CONFIG_FILE.
+func writeDevOverrides(t *testing.T, dir, bin string) string {
+	t.Helper()
+	rc := filepath.Join(dir, "cli.tfrc")
+	body := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n",
+		acceptanceCLI.providerAddress(), bin)
+	if err := os.WriteFile(rc, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return rc
+}
+
+// require skips the test, saying why, when the CLI lacks a feature that
+// arrived in a later Terraform or OpenTofu version than the one running.
+func (w *cliWorkspace) require(f cliFeature) {
+	w.t.Helper()
+	if ok, why := w.cli.supports(f); !ok {
+		w.t.Skip(why)
+	}
 }
 
 // write adds a file to the working directory.
@@ -115,6 +277,24 @@ func (w *cliWorkspace) write(name, content string) {
 		w.t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// read returns a file of the working directory.
+func (w *cliWorkspace) read(name string) string {
+	w.t.Helper()
+	body, err := os.ReadFile(filepath.Join(w.dir, name))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(body)
+}
+
+// remove deletes a file of the working directory.
+func (w *cliWorkspace) remove(name string) {
+	w.t.Helper()
+	if err := os.Remove(filepath.Join(w.dir, name)); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -185,4 +365,51 @@ func (w *cliWorkspace) applyPlanDestroy(extraEnv []string, afterApply func()) {
 		w.t.Fatalf("second plan was not empty (exit %d):\n%s", code, out)
 	}
 	w.mustRun(extraEnv, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// TestCLIFeatures pins which Terraform and OpenTofu versions have which
+// feature (the compatibility table of the README and the provider page), and
+// that the version check a TestCase uses applies it.
+func TestCLIFeatures(t *testing.T) {
+	terraform := func(v string) *cliInfo {
+		return &cliInfo{Name: "Terraform", Version: version.Must(version.NewVersion(v))}
+	}
+	opentofu := func(v string) *cliInfo {
+		return &cliInfo{Name: "OpenTofu", Version: version.Must(version.NewVersion(v))}
+	}
+	cases := []struct {
+		cli     *cliInfo
+		feature cliFeature
+		want    bool
+	}{
+		{terraform("1.5.7"), featureForEachImport, false},
+		{terraform("1.7.0"), featureForEachImport, true},
+		{opentofu("1.12.6"), featureForEachImport, true},
+		{terraform("1.11.4"), featureEphemeralResources, true},
+		{terraform("1.9.8"), featureEphemeralResources, false},
+		{opentofu("1.10.7"), featureEphemeralResources, false}, // Terraform 1.10 has them, OpenTofu 1.10 does not
+		{opentofu("1.11.0"), featureEphemeralResources, true},
+		{terraform("1.11.4"), featureResourceIdentity, false},
+		{terraform("1.12.0-beta1"), featureResourceIdentity, true}, // prereleases count as their release
+		{opentofu("1.12.6"), featureResourceIdentity, true},
+		{terraform("1.14.0"), featureListResources, true},
+		{terraform("1.13.3"), featureListResources, false},
+		{opentofu("1.12.6"), featureListResources, false},
+		{opentofu("1.99.0"), featureListResources, false}, // not in OpenTofu at all
+	}
+	for _, tc := range cases {
+		if got, why := tc.cli.supports(tc.feature); got != tc.want || (!got && why == "") {
+			t.Errorf("%s %s supports %s = %v (%q), want %v", tc.cli.Name, tc.cli.Version, tc.feature.what, got, why, tc.want)
+		}
+	}
+
+	saved := acceptanceCLI
+	t.Cleanup(func() { acceptanceCLI = saved })
+	acceptanceCLI = opentofu("1.10.7")
+	var resp tfversion.CheckTerraformVersionResponse
+	skipUnlessCLISupports(featureEphemeralResources).CheckTerraformVersion(context.Background(),
+		tfversion.CheckTerraformVersionRequest{TerraformVersion: acceptanceCLI.Version}, &resp)
+	if resp.Error != nil || !strings.Contains(resp.Skip, "OpenTofu 1.11.0 or later") {
+		t.Errorf("OpenTofu 1.10 and ephemeral resources: skip %q, error %v; want a skip that names OpenTofu 1.11.0", resp.Skip, resp.Error)
+	}
 }

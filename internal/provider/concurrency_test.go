@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -35,11 +34,7 @@ func TestAccConcurrency_apply100(t *testing.T) {
 	t.Cleanup(ts.Close)
 
 	w := newCLIWorkspace(t, &testMock{Server: m.Server, URL: ts.URL})
-	rc := filepath.Join(t.TempDir(), "race.terraformrc")
-	rcBody := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"eventnotify/eventnotify\" = %q\n  }\n  direct {}\n}\n", raceProviderBuild.get(t))
-	if err := os.WriteFile(rc, []byte(rcBody), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	rc := writeDevOverrides(t, t.TempDir(), raceProviderBuild.get(t))
 	raceLogs := filepath.Join(t.TempDir(), "race")
 	// Every write on its own, so that the requests in flight show the parallelism.
 	w.env = append(w.env, "TF_CLI_CONFIG_FILE="+rc, "GORACE=log_path="+raceLogs, envMaxBatchSize+"=1")

@@ -1,8 +1,15 @@
 package provider
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
@@ -49,4 +56,105 @@ func TestAccExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExamplesLookReal checks what a newcomer copies from the examples, the
+// guides and the README: every EVENT_STREAMS subscription names its environment
+// and its topic, and every required_providers block pins the provider's version.
+func TestExamplesLookReal(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*/*/*.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob("../../examples/*/*.tf")
+	files = append(files, more...)
+	sources := map[string][]byte{}
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[f] = body
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, block := range hclCodeBlocks(string(readme)) {
+		sources[fmt.Sprintf("README.md (HCL block %d)", i+1)] = []byte(block)
+	}
+	if len(sources) < 10 {
+		t.Fatalf("found only %d examples: %v", len(sources), files)
+	}
+	var subscriptions, pins int
+	for name, src := range sources {
+		file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Errorf("%s: %s", name, diags.Error())
+			continue
+		}
+		for _, block := range file.Body.(*hclsyntax.Body).Blocks {
+			switch {
+			case block.Type == "resource" && len(block.Labels) == 2 && block.Labels[0] == "eventnotify_subscription":
+				attrs := block.Body.Attributes
+				if literalString(attrs["destination_type"]) != "EVENT_STREAMS" {
+					continue
+				}
+				subscriptions++
+				if attrs["event_streams_topic"] == nil {
+					t.Errorf("%s: EVENT_STREAMS subscription %q names no event_streams_topic", name, block.Labels[1])
+				}
+				if attrs["event_streams_environment_id"] == nil && attrs["event_streams_environment_name"] == nil {
+					t.Errorf("%s: EVENT_STREAMS subscription %q names no event streams environment", name, block.Labels[1])
+				}
+			case block.Type == "terraform":
+				for _, inner := range block.Body.Blocks {
+					if inner.Type != "required_providers" || inner.Body.Attributes["eventnotify"] == nil {
+						continue
+					}
+					pins++
+					v, diags := inner.Body.Attributes["eventnotify"].Expr.Value(nil)
+					if diags.HasErrors() || !v.Type().IsObjectType() || !v.Type().HasAttribute("version") {
+						t.Errorf("%s: required_providers does not pin the eventnotify provider's version (version = \"~> 0.1\")", name)
+					}
+				}
+			}
+		}
+	}
+	if subscriptions < 5 || pins < 3 {
+		t.Errorf("checked only %d EVENT_STREAMS subscriptions and %d required_providers blocks: did the examples move?", subscriptions, pins)
+	}
+}
+
+// literalString is the value of an attribute that is a literal string, else "".
+func literalString(attr *hclsyntax.Attribute) string {
+	if attr == nil {
+		return ""
+	}
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return ""
+	}
+	return v.AsString()
+}
+
+// hclCodeBlocks returns the bodies of the ```hcl and ```terraform blocks of a
+// Markdown text.
+func hclCodeBlocks(markdown string) []string {
+	var blocks []string
+	var cur []string
+	in := false
+	for _, line := range strings.Split(markdown, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case !in && (trimmed == "```hcl" || trimmed == "```terraform"):
+			in, cur = true, nil
+		case in && trimmed == "```":
+			in = false
+			blocks = append(blocks, strings.Join(cur, "\n"))
+		case in:
+			cur = append(cur, line)
+		}
+	}
+	return blocks
 }

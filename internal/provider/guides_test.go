@@ -1,12 +1,8 @@
 package provider
 
 import (
-	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/go-version"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
@@ -41,17 +37,24 @@ func checkAdopted(t *testing.T, m *testMock, seeded []mockserver.Subscription) {
 	}
 }
 
-// TestAccGuideAdoptForEach runs the adoption guide's one-step way: import
-// blocks with for_each over the eventnotify_subscriptions data source.
+// TestAccGuideAdoptForEach runs the adoption guide's for_each way: step 1
+// imports every subscription in one plan with import blocks over the
+// eventnotify_subscriptions data source, and writes the literal map; step 2,
+// which the guide makes required, replaces the data source with that map.
+// It also shows the guide's warning true: while the configuration reads the
+// data source, a change made outside Terraform leaves the plan empty; with
+// the literal map, the plan shows it and apply undoes it.
 func TestAccGuideAdoptForEach(t *testing.T) {
 	m := newTestMock(t)
 	w := newCLIWorkspace(t, m)
-	if v := terraformVersion(t, w.tf); v.LessThan(version.Must(version.NewVersion("1.7.0"))) {
-		t.Skipf("import blocks with for_each need Terraform 1.7 or later; this is %s (the generate-config guide test covers older versions)", v)
-	}
+	w.require(featureForEachImport) // the generate-config guide test covers older versions
 	seeded := seedExistingSubscriptions(m)
+	// A topic that HCL would read as a template unless the literal map escapes it.
+	m.ModifySubscription(testAccount, seeded[2].SubscriptionID, func(s *mockserver.Subscription) { s.EventStreamsTopic = "alerts-${env}-%{x}" })
+	seeded[2], _ = m.Subscription(testAccount, seeded[2].SubscriptionID)
 	w.copyFile("../../examples/guides/adopt-for-each/main.tf", "main.tf")
 
+	// Step 1.
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
 	if !strings.Contains(out, "Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.") {
 		t.Fatalf("the plan does not import the 4 subscriptions without changes:\n%s", out)
@@ -61,6 +64,41 @@ func TestAccGuideAdoptForEach(t *testing.T) {
 		t.Fatalf("plan after adoption is not empty (exit %d):\n%s", code, out)
 	}
 	checkAdopted(t, m, seeded)
+	w.write("subscriptions.tf", w.mustRun(nil, "output", "-raw", "subscriptions_tf"))
+	if out, code := w.run(nil, "fmt", "-check", "-diff", "subscriptions.tf"); code != 0 {
+		t.Errorf("the literal map that step 1 writes is not formatted as fmt would (exit %d):\n%s", code, out)
+	}
+	if !strings.Contains(w.read("subscriptions.tf"), `"alerts-$${env}-%%{x}"`) {
+		t.Errorf("the literal map does not escape a topic with template sequences:\n%s", w.read("subscriptions.tf"))
+	}
+
+	// A change outside Terraform: step 1's configuration follows it, so the plan stays empty.
+	changed := seeded[1]
+	m.ModifySubscription(testAccount, changed.SubscriptionID, func(s *mockserver.Subscription) { s.LogLevel = "ERROR" })
+	// (Only the output that renders the map changes.)
+	if out := w.mustRun(nil, "plan", "-input=false", "-no-color"); strings.Contains(out, "Plan: ") {
+		t.Fatalf("with the data source in the configuration, a change outside Terraform was expected to stay hidden "+
+			"(the guide's warning), but the plan shows changes:\n%s", out)
+	}
+
+	// Step 2: the literal map instead of the data source.
+	w.remove("main.tf")
+	w.copyFile("../../examples/guides/adopt-for-each-literal/main.tf", "main.tf")
+	out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if code != 2 || !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") || !strings.Contains(out, changed.SubscriptionID) {
+		t.Fatalf("with the literal map, the plan should change subscription %s back (exit 2), got exit %d:\n%s",
+			changed.SubscriptionID, code, out)
+	}
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	if got, _ := m.Subscription(testAccount, changed.SubscriptionID); got.LogLevel != changed.LogLevel {
+		t.Errorf("after applying step 2, subscription %s has log level %s, want %s back", changed.SubscriptionID, got.LogLevel, changed.LogLevel)
+	}
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("plan after step 2 is not empty (exit %d):\n%s", code, out)
+	}
+	if n := len(m.Subscriptions(testAccount)); n != len(seeded) {
+		t.Errorf("the mock holds %d subscriptions after step 2, want %d", n, len(seeded))
+	}
 }
 
 // TestAccGuideAdoptGenerateConfig runs the adoption guide's generated
@@ -81,21 +119,11 @@ func TestAccGuideAdoptGenerateConfig(t *testing.T) {
 	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
 		t.Fatalf("plan after adoption is not empty (exit %d):\n%s", code, out)
 	}
+	// Step 3: only generated.tf remains.
+	w.remove("imports.tf")
+	w.remove("main.tf")
+	if out := w.mustRun(nil, "plan", "-input=false", "-no-color"); strings.Contains(out, "Plan: ") { // the output goes, nothing else
+		t.Fatalf("plan with generated.tf alone changes subscriptions:\n%s", out)
+	}
 	checkAdopted(t, m, seeded)
-}
-
-// terraformVersion asks the terraform binary for its version.
-func terraformVersion(t *testing.T, tf string) *version.Version {
-	t.Helper()
-	out, err := exec.Command(tf, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("terraform version: %v", err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("terraform version -json: %v", err)
-	}
-	return version.Must(version.NewVersion(v.Version))
 }

@@ -73,48 +73,57 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The eventnotify provider manages the Event Notifications Configuration Service: " +
 			"per-account subscriptions that bind a platform event to a destination and a minimum log level, " +
-			"and event-streams topics. Every argument can also be set through the environment variable named " +
-			"in its description; a value in the provider block wins over the variable.",
+			"and event-streams topics. Before anything works it needs an account (`account_id`), the service's " +
+			"addresses (`base_url` and `auth_url`: the provider holds no regional addresses yet) and one form of " +
+			"credentials (`username` with `password` or `api_token`, or a `jwt`). Every argument can also be set " +
+			"through the environment variable named in its description; a value in the provider block wins over the variable.",
 		Attributes: map[string]schema.Attribute{
 			"account_id": schema.StringAttribute{
-				MarkdownDescription: "Account that resources and data sources use unless they set their own `account_id`. " +
-					"Required here or through `" + envAccountID + "`.",
+				MarkdownDescription: "Required unless `" + envAccountID + "` is set. Account that resources and data " +
+					"sources use unless they set their own `account_id`. Environment variable: `" + envAccountID + "`.",
 				Optional:   true,
 				Validators: []validator.String{notBlank()},
 			},
 			"region": schema.StringAttribute{
-				MarkdownDescription: "Region of the service: `us` (default) or `gb`. Selects the regional service and auth " +
-					"addresses. Environment variable: `" + envRegion + "`.",
+				MarkdownDescription: "Region of the service: `us` (default) or `gb`. It is meant to select the regional " +
+					"service and auth addresses, but the provider holds no regional addresses yet (the service's " +
+					"specification publishes none), so a region alone does not reach the service: set `base_url` and " +
+					"`auth_url` as well. Environment variable: `" + envRegion + "`.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(client.RegionNames()...)},
 			},
 			"base_url": schema.StringAttribute{
-				MarkdownDescription: "Service address that overrides the region's, such as `https://eventnotify.example.com`; " +
-					"paths `/rest/v1/...` are appended. Environment variable: `" + envBaseURL + "`.",
+				MarkdownDescription: "Required unless `" + envBaseURL + "` is set (the provider holds no regional " +
+					"addresses yet). The service's address, such as `https://eventnotify.example.com`; paths " +
+					"`/rest/v1/...` are appended. Environment variable: `" + envBaseURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"auth_url": schema.StringAttribute{
-				MarkdownDescription: "Auth address that overrides the region's; JWTs come from " +
+				MarkdownDescription: "Required unless `" + envAuthURL + "` is set, or `jwt` alone authenticates (the " +
+					"provider holds no regional addresses yet). The auth address; JWTs come from " +
 					"`{auth_url}/auth/jwt/generate/{accountId}`. Environment variable: `" + envAuthURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"username": schema.StringAttribute{
-				MarkdownDescription: "User name for Basic auth when a JWT is generated. Environment variable: `" + envUsername + "`.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				MarkdownDescription: "Required unless `" + envUsername + "` is set, or `jwt` alone authenticates. User " +
+					"name for Basic auth when a JWT is generated. Environment variable: `" + envUsername + "`.",
+				Optional:   true,
+				Validators: []validator.String{notBlank()},
 			},
 			"password": schema.StringAttribute{
-				MarkdownDescription: "Password for Basic auth. Conflicts with `api_token`. Environment variable: `" + envPassword + "`.",
-				Optional:            true,
-				Sensitive:           true,
+				MarkdownDescription: "Required unless `" + envPassword + "` is set, or `api_token` or `jwt` is used " +
+					"instead. Password for Basic auth. Conflicts with `api_token`. Environment variable: `" + envPassword + "`.",
+				Optional:  true,
+				Sensitive: true,
 				Validators: []validator.String{
 					stringvalidator.ConflictsWith(path.MatchRoot("api_token")),
 				},
 			},
 			"api_token": schema.StringAttribute{
-				MarkdownDescription: "API token, for users who cannot sign in with a password (single sign-on users without " +
+				MarkdownDescription: "Used instead of `password` (one of them is required unless `jwt` alone " +
+					"authenticates). API token, for users who cannot sign in with a password (single sign-on users without " +
 					"administrator rights, users with two-factor authentication). Sent as the Basic auth password with the " +
 					"user name `PLATFORM_TOKEN.<username>`. Conflicts with `password`. Environment variable: `" + envAPIToken + "`.",
 				Optional:  true,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -39,7 +38,9 @@ var testProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 // TestMain makes acceptance runs hermetic: no CLI configuration file, no
 // EVENTNOTIFY_* variables from the caller's shell, and a loud failure when
 // TF_ACC is set but no terraform binary can be found (plugin-testing would
-// otherwise try to download one).
+// otherwise try to download one). It finds out whether the CLI is Terraform or
+// OpenTofu (TF_ACC_TERRAFORM_PATH may name either) and sets what
+// plugin-testing needs for it.
 func TestMain(m *testing.M) {
 	os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
 	for _, kv := range os.Environ() {
@@ -47,12 +48,14 @@ func TestMain(m *testing.M) {
 			os.Unsetenv(name)
 		}
 	}
-	if os.Getenv("TF_ACC") != "" && os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
-		if _, err := exec.LookPath("terraform"); err != nil {
-			fmt.Fprintln(os.Stderr, "TF_ACC is set but no terraform binary is on PATH and TF_ACC_TERRAFORM_PATH is unset; "+
-				"run `make testacc`, which builds Terraform v1.5.7 when none is installed")
+	if os.Getenv("TF_ACC") != "" {
+		cli, err := setUpAcceptanceCLI()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		acceptanceCLI = cli
+		fmt.Printf("acceptance tests run %s\n", cli)
 	}
 	os.Exit(m.Run())
 }

@@ -17,8 +17,9 @@ resource "eventnotify_subscription" "process_errors" {
   destination_type = "EVENT_STREAMS"
   log_level        = "ERROR"
 
-  event_streams_environment_id = eventnotify_event_streams_topic.process_alerts.environment_id
-  event_streams_topic          = eventnotify_event_streams_topic.process_alerts.topic_name
+  event_streams_environment_id   = eventnotify_event_streams_topic.process_alerts.environment_id
+  event_streams_environment_name = "Production"
+  event_streams_topic            = eventnotify_event_streams_topic.process_alerts.topic_name
 }
 
 output "process_alerts_subscriptions" {

@@ -9,17 +9,20 @@ resource "eventnotify_subscription" "process_errors" {
   event_streams_topic            = "process-alerts"
 }
 
-# One subscription per event of the catalogue, paused for now.
+# One subscription per event of the catalogue, to a staging topic, paused for now.
 data "eventnotify_events" "all" {}
 
 resource "eventnotify_subscription" "all_events" {
   for_each = toset(data.eventnotify_events.all.names)
 
-  event_name          = each.value
-  destination_type    = "EVENT_STREAMS"
-  log_level           = "WARNING"
-  event_streams_topic = "platform-events"
-  enabled             = false
+  event_name       = each.value
+  destination_type = "EVENT_STREAMS"
+  log_level        = "WARNING"
+  enabled          = false
+
+  event_streams_environment_id   = "0d4c7a1e-5b2f-4f6e-8c3d-9a1b2c3d4e5f"
+  event_streams_environment_name = "Staging"
+  event_streams_topic            = "platform-events"
 }
 
 # A subscription in another account than the provider's: set account_id.
@@ -29,6 +32,10 @@ resource "eventnotify_subscription" "audit" {
   event_name       = "ATOM.STATUS"
   destination_type = "EVENT_STREAMS"
   log_level        = "INFO"
+
+  event_streams_environment_id   = "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"
+  event_streams_environment_name = "Audit"
+  event_streams_topic            = "atom-status-audit"
 }
 
 variable "audit_account_id" {
