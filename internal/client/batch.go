@@ -6,12 +6,12 @@ package client
 // arrive within Config.BatchWindow share one request (a createSubscriptions list, a bulk
 // delete), up to Config.MaxBatchSize subscriptions per request.
 //
-//   - A batch is sent when it is full; otherwise, while a request of the same kind for the
-//     account is in flight, writes gather behind it and go out together as soon as it is
-//     answered (group commit: under a rate limit or latency, batches grow by themselves);
-//     with nothing in flight, a batch is sent when its window has passed since its first
-//     write. Config.BatchReady, a test hook, replaces both rules to make batching
-//     deterministic.
+//   - A batch is sent when it is full, or one window (Config.BatchWindow) after the account
+//     has no request of its kind in flight: writes that arrive while a request is in flight
+//     gather behind it (group commit: under a rate limit or latency, batches grow by
+//     themselves), and the window lets the writes that Terraform starts when a request is
+//     answered join the next one. Config.BatchReady, a test hook, replaces both rules to
+//     make batching deterministic.
 //   - Results go back to each caller by content (creates: identical inputs are
 //     interchangeable) or by ID (deletes: each item's status), never by position alone.
 //   - A batch refused as a whole (400) is split in halves until the refused items stand alone,
@@ -197,25 +197,21 @@ func (q *batchQueue[In, Out]) run(account string, b *pendingBatch[In, Out]) {
 	}
 }
 
-// done ends a request of the account; when it was the last in flight, the batch that
-// gathered behind it goes out at once (its writes have waited long enough).
+// done ends a request of the account. When it was the last in flight, the batch that
+// gathered behind it goes out one window later: the writes that Terraform starts as soon as
+// this request's writes are answered join it, so that a batch holds about as many writes as
+// Terraform runs in parallel.
 func (q *batchQueue[In, Out]) done(account string) {
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	q.inFlight[account]--
 	if q.inFlight[account] > 0 || q.ready != nil {
-		q.mu.Unlock()
 		return
 	}
 	delete(q.inFlight, account)
-	next := q.pending[account]
-	if next == nil || next.sent {
-		q.mu.Unlock()
-		return
+	if next := q.pending[account]; next != nil && !next.sent && next.timer == nil {
+		next.timer = time.AfterFunc(q.window, func() { q.flush(account, next) })
 	}
-	q.takeLocked(account, next)
-	q.inFlight[account]++
-	q.mu.Unlock()
-	go q.run(account, next)
 }
 
 // splitOnRefusal sends items with send; when the service refuses a batch of several as a whole

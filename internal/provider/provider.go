@@ -174,9 +174,9 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Validators: []validator.Int64{int64validator.Between(1, maxBatchSize)},
 			},
 			"batch_window": schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("How long a create or delete waits for others to share its request when no "+
-					"other request of its kind is in flight for the account (writes that arrive while one is in flight go out "+
-					"together as soon as it is answered), a Go duration such as `10ms`. Default `%s`. Environment variable: `%s`.",
+				MarkdownDescription: fmt.Sprintf("How long a create or delete waits for others to share its request once no "+
+					"request of its kind is in flight for the account (writes that arrive while one is in flight gather behind "+
+					"it), a Go duration such as `10ms`. Default `%s`. Environment variable: `%s`.",
 					client.DefaultBatchWindow, envBatchWindow),
 				Optional:   true,
 				Validators: []validator.String{goDuration()},
