@@ -257,7 +257,7 @@ func TestAccJWTEphemeralResource_values(t *testing.T) {
 	m, rec := withAuthRecorder(t, newTestMock(t))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: jwtTestFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateEphemeralResources},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
 		Steps: []resource.TestStep{{
 			Config: m.providerBlock() + fmt.Sprintf(`
 ephemeral "eventnotify_jwt" "default" {}
@@ -300,7 +300,7 @@ func TestAccJWTEphemeralResource_preIssued(t *testing.T) {
 	provider := m.providerBlockWith(fmt.Sprintf("jwt = %q", preIssued))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: jwtTestFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateEphemeralResources},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
 		Steps: []resource.TestStep{
 			{
 				Config: provider + fmt.Sprintf(`
@@ -347,7 +347,7 @@ func TestAccJWTEphemeralResource_errors(t *testing.T) {
 	m := newTestMock(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateEphemeralResources},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
 		Steps: []resource.TestStep{
 			{
 				Config:      m.providerBlockWith(`username = "demo"`+"\n"+`password = "wrong"`) + `ephemeral "eventnotify_jwt" "this" {}`,
@@ -394,7 +394,7 @@ output "subscription_id" {
 `, jwtAccount, m.URL)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateEphemeralResources},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
 		CheckDestroy:             m.checkMockEmpty(jwtAccount),
 		Steps: []resource.TestStep{{
 			Config: config,
@@ -440,7 +440,7 @@ func (a *authRecorder) checkCreatedWithEphemeralToken(m *testMock, account strin
 func TestAccJWTEphemeralResource_neverStored(t *testing.T) {
 	m, rec := withAuthRecorder(t, newTestMock(t))
 	w := newCLIWorkspace(t, m)
-	gateEphemeralResources.require(t)
+	w.require(featureEphemeralResources)
 	w.copyFile("../../examples/ephemeral-resources/eventnotify_jwt/ephemeral-resource.tf", "main.tf")
 	w.write("provider.tf", fmt.Sprintf(`provider "eventnotify" {
   username = %q

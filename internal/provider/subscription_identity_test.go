@@ -42,7 +42,7 @@ func TestAccSubscriptionResource_identity(t *testing.T) {
 	m := newTestMock(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateResourceIdentity},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureResourceIdentity)},
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{
 			{
@@ -103,7 +103,7 @@ import {
 	t.Run("own account", func(t *testing.T) {
 		resource.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: testProviderFactories,
-			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateResourceIdentity},
+			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureResourceIdentity)},
 			Steps: []resource.TestStep{
 				{
 					Config:      m.providerBlock() + subscriptionConfig(minimalArgs...) + importBlock(testAccount, "not-a-uuid"),
@@ -127,7 +127,7 @@ import {
 	t.Run("other account", func(t *testing.T) {
 		resource.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: testProviderFactories,
-			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{gateResourceIdentity},
+			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureResourceIdentity)},
 			Steps: []resource.TestStep{{
 				Config: m.providerBlock() + subscriptionConfig(
 					`account_id = "`+otherAccount+`"`, `event_name = "PROCESS.EXECUTION"`, `destination_type = "EVENT_STREAMS"`,
@@ -151,7 +151,7 @@ func TestAccSubscriptionResource_identityUpgrade(t *testing.T) {
 	m := newTestMock(t)
 	config := m.providerBlock() + subscriptionConfig(fullArgs...)
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{gateResourceIdentity},
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureResourceIdentity)},
 		CheckDestroy:           m.checkMockEmpty(),
 		Steps: []resource.TestStep{
 			{
@@ -298,7 +298,7 @@ func TestAccSubscriptionResource_importByIdentityExample(t *testing.T) {
 		LogLevel: "ERROR", EventStreamsTopic: "alerts", Enabled: true,
 	})
 	w := newCLIWorkspace(t, m)
-	gateResourceIdentity.require(t)
+	w.require(featureResourceIdentity)
 	w.copyFile("../../examples/resources/eventnotify_subscription/import-by-identity-block.tf", "main.tf")
 	w.mustRun(nil, "plan", "-input=false", "-no-color", "-generate-config-out=generated.tf", "-out=tfplan")
 	if out := w.mustRun(nil, "apply", "-input=false", "-no-color", "tfplan"); !strings.Contains(out, "1 imported") {
