@@ -58,21 +58,7 @@ type accountSubscriptionsModel struct {
 
 // accountEntry is one subscription of the map: the subscription resource's
 // attributes without account_id.
-type accountEntry struct {
-	ID                          types.String   `tfsdk:"id"`
-	EventName                   eventNameValue `tfsdk:"event_name"`
-	DestinationType             types.String   `tfsdk:"destination_type"`
-	LogLevel                    types.String   `tfsdk:"log_level"`
-	EventStreamsEnvironmentID   types.String   `tfsdk:"event_streams_environment_id"`
-	EventStreamsEnvironmentName types.String   `tfsdk:"event_streams_environment_name"`
-	EventStreamsTopic           types.String   `tfsdk:"event_streams_topic"`
-	Enabled                     types.Bool     `tfsdk:"enabled"`
-	DestinationEmail            types.String   `tfsdk:"destination_email"`
-	CreatedDate                 types.Int64    `tfsdk:"created_date"`
-	LastUpdatedDate             types.Int64    `tfsdk:"last_updated_date"`
-	CreatedBy                   types.String   `tfsdk:"created_by"`
-	LastUpdatedBy               types.String   `tfsdk:"last_updated_by"`
-}
+type accountEntry subscriptionFields
 
 // accountEntryAttributes builds the attributes of one map entry from the
 // subscription attribute table, so that every description is written once.
@@ -278,36 +264,11 @@ func sameInputs(a, b accountEntry) bool {
 }
 
 // input returns the request body of a create or update.
-func (e accountEntry) input() client.SubscriptionInput {
-	return subscriptionModel{
-		EventName:                   e.EventName,
-		DestinationType:             e.DestinationType,
-		LogLevel:                    e.LogLevel,
-		EventStreamsEnvironmentID:   e.EventStreamsEnvironmentID,
-		EventStreamsEnvironmentName: e.EventStreamsEnvironmentName,
-		EventStreamsTopic:           e.EventStreamsTopic,
-		Enabled:                     e.Enabled,
-	}.input()
-}
+func (e accountEntry) input() client.SubscriptionInput { return subscriptionFields(e).input() }
 
 // accountEntryFromAPI maps a subscription of the service to an entry.
 func accountEntryFromAPI(s *client.Subscription) accountEntry {
-	m := subscriptionFromAPI("", s)
-	return accountEntry{
-		ID:                          m.ID,
-		EventName:                   m.EventName,
-		DestinationType:             m.DestinationType,
-		LogLevel:                    m.LogLevel,
-		EventStreamsEnvironmentID:   m.EventStreamsEnvironmentID,
-		EventStreamsEnvironmentName: m.EventStreamsEnvironmentName,
-		EventStreamsTopic:           m.EventStreamsTopic,
-		Enabled:                     m.Enabled,
-		DestinationEmail:            m.DestinationEmail,
-		CreatedDate:                 m.CreatedDate,
-		LastUpdatedDate:             m.LastUpdatedDate,
-		CreatedBy:                   m.CreatedBy,
-		LastUpdatedBy:               m.LastUpdatedBy,
-	}
+	return accountEntry(subscriptionFromAPI("", s).subscriptionFields)
 }
 
 // withSpelling keeps the event name spelled as want when the service spells
@@ -783,11 +744,7 @@ func (r *AccountSubscriptionsResource) createPlanned(ctx context.Context, accoun
 // next refresh reads every subscription of the account into the map.
 func unknownOutcomeAccountDetail(e *client.UnknownOutcomeError) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The answer to a request that creates subscriptions in account %q was lost or unreadable (%v), so the "+
-		"provider cannot tell whether the service created them.", e.AccountID, e.Cause)
-	if e.ReadErr != nil {
-		fmt.Fprintf(&b, " Reading the account to find out failed too: %v.", e.ReadErr)
-	}
+	b.WriteString(lostAnswerSummary(e))
 	if len(e.Candidates) > 0 {
 		fmt.Fprintf(&b, "\n\nThese subscriptions may be what the request created: %s.", strings.Join(e.Candidates, ", "))
 	}

@@ -141,15 +141,21 @@ func withErrorID(apiErr *client.APIError) string {
 	return " with the error ID"
 }
 
+// lostAnswerSummary says what is known of a create whose answer was lost.
+func lostAnswerSummary(e *client.UnknownOutcomeError) string {
+	s := fmt.Sprintf("The answer to a request that creates subscriptions in account %q was lost or unreadable (%v), so the "+
+		"provider cannot tell whether the service created them.", e.AccountID, e.Cause)
+	if e.ReadErr != nil {
+		s += fmt.Sprintf(" Reading the account to find out failed too: %v.", e.ReadErr)
+	}
+	return s
+}
+
 // unknownOutcomeDetail explains a create whose answer was lost and could not be settled:
 // what may exist, and how to find and import it, never a bare "try again".
 func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The answer to a request that creates subscriptions in account %q was lost or unreadable (%v), so the "+
-		"provider cannot tell whether the service created them.", e.AccountID, e.Cause)
-	if e.ReadErr != nil {
-		fmt.Fprintf(&b, " Reading the account to find out failed too: %v.", e.ReadErr)
-	}
+	b.WriteString(lostAnswerSummary(e))
 	if len(e.Candidates) > 0 {
 		b.WriteString("\n\nThese subscriptions may be what the request created (more of the same content than were " +
 			"requested, or created by another user at about the same time):")

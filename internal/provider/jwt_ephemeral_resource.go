@@ -104,7 +104,7 @@ func (r *JWTEphemeralResource) Open(ctx context.Context, req ephemeral.OpenReque
 	token, expiresAt, err := r.data.client.TokenWithExpiry(ctx, account, jwtMinValidity)
 	if errors.Is(err, client.ErrPreIssuedJWTAccount) {
 		resp.Diagnostics.AddAttributeError(path.Root("account_id"), "No JWT for this account",
-			fmt.Sprintf("The provider is configured with a pre-issued jwt (EVENTNOTIFY_JWT), which authenticates "+
+			fmt.Sprintf("The provider is configured with a pre-issued jwt ("+envJWT+"), which authenticates "+
 				"account %q only, so it cannot hand out a token for account %q. Configure the provider with username "+
 				"and password or api_token to generate tokens for other accounts, or leave account_id out.",
 				r.data.accountID, account))

@@ -9,8 +9,15 @@ import (
 // subscriptionModel is a subscription as the resource, the eventnotify_subscription
 // data source and the elements of eventnotify_subscriptions hold it.
 type subscriptionModel struct {
+	subscriptionFields
+	AccountID types.String `tfsdk:"account_id"`
+}
+
+// subscriptionFields are a subscription's attributes but its account: what an
+// entry of eventnotify_account_subscriptions holds, and the rest of
+// subscriptionModel.
+type subscriptionFields struct {
 	ID                          types.String   `tfsdk:"id"`
-	AccountID                   types.String   `tfsdk:"account_id"`
 	EventName                   eventNameValue `tfsdk:"event_name"`
 	DestinationType             types.String   `tfsdk:"destination_type"`
 	LogLevel                    types.String   `tfsdk:"log_level"`
@@ -31,9 +38,8 @@ func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionM
 	if s.AccountID != "" {
 		accountID = s.AccountID
 	}
-	return subscriptionModel{
+	return subscriptionModel{AccountID: types.StringValue(accountID), subscriptionFields: subscriptionFields{
 		ID:                          types.StringValue(s.ID),
-		AccountID:                   types.StringValue(accountID),
 		EventName:                   newEventName(s.EventName),
 		DestinationType:             types.StringValue(s.DestinationType),
 		LogLevel:                    types.StringValue(s.LogLevel),
@@ -46,11 +52,11 @@ func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionM
 		LastUpdatedDate:             types.Int64Value(s.LastUpdatedDate),
 		CreatedBy:                   optionalString(s.CreatedBy),
 		LastUpdatedBy:               optionalString(s.LastUpdatedUserID),
-	}
+	}}
 }
 
 // input returns the request body of a create or update.
-func (m subscriptionModel) input() client.SubscriptionInput {
+func (m subscriptionFields) input() client.SubscriptionInput {
 	in := client.SubscriptionInput{
 		EventName:                   m.EventName.ValueString(),
 		DestinationType:             m.DestinationType.ValueString(),
