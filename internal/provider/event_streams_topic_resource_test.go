@@ -224,7 +224,9 @@ func TestAccEventStreamsTopicResource_replace(t *testing.T) {
 		{
 			name: "provider account_id", after: topicArgs,
 			provider: func(m *testMock) string {
-				return strings.Replace(m.providerBlock(), fmt.Sprintf("%q", testAccount), fmt.Sprintf("%q", other), 1)
+				p := m.providerConfig()
+				p.accountID = other
+				return p.String()
 			},
 			id: other + "/env-1/alerts",
 			topics: map[string][]string{

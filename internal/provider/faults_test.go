@@ -1,20 +1,12 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -49,8 +41,9 @@ resource "eventnotify_subscription" "many" {
 
 // providerBlockRetries is providerBlock with max_retries set to n.
 func (m *testMock) providerBlockRetries(n int, extra ...string) string {
-	return strings.Replace(m.providerBlock(extra...), "max_retries             = 2",
-		fmt.Sprintf("max_retries             = %d", n), 1)
+	p := m.providerConfig(extra...)
+	p.maxRetries = n
+	return p.String()
 }
 
 // statusCount counts the requests of the mock's log that matched method and
@@ -451,170 +444,5 @@ func TestAccFault_malformedResponses(t *testing.T) {
 				}},
 			})
 		})
-	}
-}
-
-// TestAccInterrupt_apply interrupts `terraform apply` of 20 subscriptions, as
-// Ctrl-C does (SIGINT to the process group, provider plugin included), while
-// the fifth create is in flight: nothing panics, and the state holds exactly
-// the subscriptions the mock holds (the provider cancels the calls in flight,
-// and the service acts on none of them). The next apply creates the rest.
-func TestAccInterrupt_apply(t *testing.T) {
-	const n = 20
-	m := newTestMock(t)
-	// The fifth create to arrive, still inside the mock's latency, is the
-	// moment to interrupt.
-	inFlight := make(chan struct{})
-	var creates atomic.Int32
-	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && creates.Add(1) == 5 {
-			close(inFlight)
-		}
-		m.ServeHTTP(rw, r)
-	}))
-	t.Cleanup(ts.Close)
-	w := newCLIWorkspace(t, &testMock{Server: m.Server, URL: ts.URL})
-	w.write("main.tf", requiredProviders+manyConfig(n))
-	m.SetLatency(500 * time.Millisecond)
-
-	cmd := exec.Command(w.tf, "-chdir="+w.dir, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=2")
-	cmd.Env = w.env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	killGroup := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-
-	select {
-	case <-inFlight:
-	case err := <-done:
-		t.Fatalf("apply ended (%v) before it could be interrupted:\n%s", err, out.String())
-	case <-time.After(time.Minute):
-		killGroup()
-		<-done
-		t.Fatalf("the mock saw no fifth create within a minute:\n%s", out.String())
-	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	var exitErr error
-	select {
-	case exitErr = <-done:
-	case <-time.After(time.Minute):
-		killGroup()
-		<-done
-		t.Fatalf("apply did not stop within a minute of SIGINT:\n%s", out.String())
-	}
-	output := out.String()
-	t.Logf("the interrupted apply exited with %v", exitErr)
-	if strings.Contains(strings.ToLower(output), "panic") {
-		t.Fatalf("the interrupted apply panicked:\n%s", output)
-	}
-	if !strings.Contains(output, "Interrupt received") {
-		t.Errorf("terraform did not report the interrupt:\n%s", output)
-	}
-
-	m.SetLatency(0)
-	inMock := m.mockIDs(testAccount)
-	inState := w.stateSubscriptionIDs()
-	if !slices.Equal(inState, inMock) {
-		t.Fatalf("after the interrupt, state holds %d subscriptions %v and the mock %d %v\n%s",
-			len(inState), inState, len(inMock), inMock, output)
-	}
-	if len(inMock) == 0 || len(inMock) == n {
-		t.Fatalf("the interrupt left %d of %d subscriptions: not mid-way", len(inMock), n)
-	}
-	t.Logf("the interrupt left %d of %d subscriptions, in state and in the mock alike", len(inMock), n)
-
-	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
-	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Fatalf("plan after the second apply is not empty (exit %d):\n%s", code, out)
-	}
-	if ids := m.mockIDs(testAccount); len(ids) != n || !slices.Equal(w.stateSubscriptionIDs(), ids) {
-		t.Fatalf("after the second apply the mock holds %d subscriptions, state %d; want %d in both", len(ids), len(w.stateSubscriptionIDs()), n)
-	}
-}
-
-// stateSubscriptionIDs returns the ids of the subscriptions in the working
-// directory's state file, sorted.
-func (w *cliWorkspace) stateSubscriptionIDs() []string {
-	w.t.Helper()
-	var state struct {
-		Resources []struct {
-			Mode      string `json:"mode"`
-			Type      string `json:"type"`
-			Instances []struct {
-				Attributes struct {
-					ID string `json:"id"`
-				} `json:"attributes"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	body, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
-	if err != nil {
-		w.t.Fatalf("reading the state: %v", err)
-	}
-	if err := json.Unmarshal(body, &state); err != nil {
-		w.t.Fatalf("decoding the state: %v", err)
-	}
-	var ids []string
-	for _, r := range state.Resources {
-		if r.Mode == "managed" && r.Type == "eventnotify_subscription" {
-			for _, in := range r.Instances {
-				ids = append(ids, in.Attributes.ID)
-			}
-		}
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-// TestAccRateLimit_apply applies 30 subscriptions at -parallelism=10 with
-// max_requests_per_second = 5, and checks the mock's own arrival times: no
-// one-second window holds more than 6 requests. The client's limiter is a
-// token bucket of rate 5/s and burst 1 (limiterBurst), so any interval of T
-// seconds releases at most 1 + 5·T requests: 6 in a closed one-second window,
-// 5 in a half-open one when the releases are exactly 200ms apart. The mock
-// stamps arrivals, which lag the releases by a varying few milliseconds, so
-// the exact bound is 6 (rate plus burst). Without the limit, the apply sends
-// its 31 requests within about a second.
-func TestAccRateLimit_apply(t *testing.T) {
-	const (
-		n     = 30
-		rps   = 5
-		burst = 1
-	)
-	m := newTestMock(t)
-	w := newCLIWorkspace(t, m)
-	w.write("main.tf", requiredProviders+fmt.Sprintf("provider \"eventnotify\" {\n  max_requests_per_second = %d\n}\n", rps)+manyConfig(n))
-	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
-
-	times := make([]time.Time, 0, n+1)
-	for _, r := range m.Requests() {
-		times = append(times, r.Time)
-	}
-	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
-	busiest, at := 0, 0
-	for i := range times {
-		j := i
-		for j < len(times) && times[j].Sub(times[i]) < time.Second {
-			j++
-		}
-		if j-i > busiest {
-			busiest, at = j-i, i
-		}
-	}
-	span := times[len(times)-1].Sub(times[0])
-	t.Logf("%d requests over %s; the busiest one-second window holds %d (bound %d)", len(times), span.Round(time.Millisecond), busiest, rps+burst)
-	if busiest > rps+burst {
-		t.Errorf("the one-second window from %s holds %d requests, over max_requests_per_second = %d plus the burst of %d",
-			times[at].Format("15:04:05.000"), busiest, rps, burst)
-	}
-	if ids := m.mockIDs(testAccount); len(ids) != n || !slices.Equal(w.stateSubscriptionIDs(), ids) {
-		t.Errorf("the mock holds %d subscriptions, want the %d in state", len(ids), n)
 	}
 }

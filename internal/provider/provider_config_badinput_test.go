@@ -131,14 +131,17 @@ func TestAccBadInput_providerArguments(t *testing.T) {
 		block  func(m *testMock) string
 		expect []string
 	}{
-		{"empty account_id", func(m *testMock) string { return strings.Replace(m.providerBlock(), `"`+testAccount+`"`, `""`, 1) },
+		{"empty account_id", func(m *testMock) string { p := m.providerConfig(); p.accountID = ""; return p.String() },
 			[]string{"account_id", "must not be empty or only white space", "a non-blank string"}},
 		{"upper-case region", func(m *testMock) string { return m.providerBlock(`region = "US"`) },
 			[]string{"region", `value must be one of: ["us" "gb"]`, `got: "US"`}},
-		{"empty base_url", func(m *testMock) string { return (&testMock{URL: ""}).providerBlock() },
+		{"empty base_url", func(m *testMock) string { p := m.providerConfig(); p.baseURL, p.authURL = "", ""; return p.String() },
 			[]string{"Invalid base_url", "must start with http:// or https://", "an absolute http or https URL"}},
 		{"base_url with credentials", func(m *testMock) string {
-			return (&testMock{URL: strings.Replace(m.URL, "://", "://demo:pw-in-url@", 1)}).providerBlock()
+			p := m.providerConfig()
+			p.baseURL = strings.Replace(m.URL, "://", "://demo:pw-in-url@", 1)
+			p.authURL = p.baseURL
+			return p.String()
 		}, []string{"Invalid base_url", "must not carry credentials", "set username with password or api_token"}},
 		{"blank username", func(m *testMock) string {
 			return m.providerBlockWith(fmt.Sprintf("username = \" \"\n  password = %q", testPassword))
@@ -146,7 +149,9 @@ func TestAccBadInput_providerArguments(t *testing.T) {
 		{"negative max_retries", func(m *testMock) string { return m.providerBlockRetries(-1) },
 			[]string{"max_retries", "value must be between 0 and 100, got: -1"}},
 		{"negative max_requests_per_second", func(m *testMock) string {
-			return strings.Replace(m.providerBlock(), "max_requests_per_second = 0", "max_requests_per_second = -1", 1)
+			p := m.providerConfig()
+			p.maxRequestsPerSecond = "-1"
+			return p.String()
 		}, []string{"max_requests_per_second", "value must be at least 0.000000, got: -1.000000"}},
 		{"request_timeout without unit", func(m *testMock) string { return m.providerBlock(`request_timeout = "30"`) },
 			[]string{"Invalid request_timeout", "Go duration such as 30s"}},

@@ -80,26 +80,57 @@ func newTestMock(t *testing.T) *testMock {
 	return &testMock{Server: srv, URL: ts.URL}
 }
 
-// providerBlock renders a provider block for the mock with the password user
-// and no client-side rate limit; extra lines are added inside the block.
-func (m *testMock) providerBlock(extra ...string) string {
-	return m.providerBlockWith(fmt.Sprintf("username = %q\n  password = %q", testUser, testPassword), extra...)
+// providerConfig is a test's provider block: the mock's account and
+// addresses, the password user, no client-side rate limit and two retries,
+// unless the test changes a field. String renders it as HCL; tests change
+// the fields, never the rendered text.
+type providerConfig struct {
+	accountID            string
+	baseURL, authURL     string
+	credentials          string // HCL lines
+	maxRequestsPerSecond string
+	maxRetries           int
+	extra                []string // more lines inside the block
 }
 
-// providerBlockWith renders a provider block for the mock with the given
-// credential lines.
-func (m *testMock) providerBlockWith(credentials string, extra ...string) string {
+// providerConfig returns the mock's default provider block, with extra lines.
+func (m *testMock) providerConfig(extra ...string) providerConfig {
+	return providerConfig{
+		accountID:            testAccount,
+		baseURL:              m.URL,
+		authURL:              m.URL,
+		credentials:          fmt.Sprintf("username = %q\n  password = %q", testUser, testPassword),
+		maxRequestsPerSecond: "0",
+		maxRetries:           2,
+		extra:                extra,
+	}
+}
+
+// String renders the provider block.
+func (p providerConfig) String() string {
 	return fmt.Sprintf(`
 provider "eventnotify" {
   account_id              = %q
   base_url                = %q
   auth_url                = %q
-  max_requests_per_second = 0
-  max_retries             = 2
+  max_requests_per_second = %s
+  max_retries             = %d
   %s
   %s
 }
-`, testAccount, m.URL, m.URL, credentials, strings.Join(extra, "\n  "))
+`, p.accountID, p.baseURL, p.authURL, p.maxRequestsPerSecond, p.maxRetries, p.credentials, strings.Join(p.extra, "\n  "))
+}
+
+// providerBlock renders the mock's default provider block; extra lines are
+// added inside the block.
+func (m *testMock) providerBlock(extra ...string) string { return m.providerConfig(extra...).String() }
+
+// providerBlockWith renders the mock's provider block with the given
+// credential lines.
+func (m *testMock) providerBlockWith(credentials string, extra ...string) string {
+	p := m.providerConfig(extra...)
+	p.credentials = credentials
+	return p.String()
 }
 
 // expectRejectedWithoutRequests runs config, expects it to fail with expect,
@@ -172,7 +203,7 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 		},
 		{
 			name:   "malformed base_url",
-			config: strings.Replace(m.providerBlock(), m.URL+`"`+"\n  auth_url", `ftp://x"`+"\n  auth_url", 1),
+			config: func() string { p := m.providerConfig(); p.baseURL = "ftp://x"; return p.String() }(),
 			expect: errorPattern("Invalid base_url", "http:// or https://"),
 		},
 		{

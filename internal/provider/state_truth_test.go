@@ -54,11 +54,13 @@ func TestAccStateTruth_foreignNotFound(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newTestMock(t)
 			gw, hits := gateway(t)
-			wrong := strings.Replace(m.providerBlock(), fmt.Sprintf("%s                = %q", tc.argument, m.URL),
-				fmt.Sprintf("%s                = %q", tc.argument, gw.URL), 1)
-			if wrong == m.providerBlock() {
-				t.Fatal("the provider block did not change")
+			p := m.providerConfig()
+			if tc.argument == "base_url" {
+				p.baseURL = gw.URL
+			} else {
+				p.authURL = gw.URL
 			}
+			wrong := p.String()
 			changed := strings.Replace(manyConfig(3), `"ERROR"`, `"INFO"`, 1)
 			expect := errorPattern("The address "+gw.URL, "HTTP 404", "not the service's own answer", tc.argument)
 			var before []mockserver.Subscription
@@ -126,8 +128,9 @@ func TestAccStateTruth_redirect(t *testing.T) {
 		http.Redirect(w, r, target.URL+r.URL.Path, http.StatusMovedPermanently)
 	}))
 	t.Cleanup(redirector.Close)
-	moved := strings.Replace(m.providerBlock(), fmt.Sprintf("base_url                = %q", m.URL),
-		fmt.Sprintf("base_url                = %q", redirector.URL), 1)
+	p := m.providerConfig()
+	p.baseURL = redirector.URL
+	moved := p.String()
 	changed := strings.Replace(manyConfig(3), `"ERROR"`, `"INFO"`, 1)
 	expect := errorPattern("HTTP 301", "redirects to "+target.URL+"/rest/v1/accounts/"+testAccount, "Set base_url")
 	var before []mockserver.Subscription

@@ -220,8 +220,9 @@ func TestAccSubscriptionResource_accountReplaces(t *testing.T) {
 			return m.providerBlock() + subscriptionConfig(append([]string{`account_id = "` + other + `"`}, minimalArgs...)...)
 		}},
 		{"provider account changed", "acc-provider-2", func(m *testMock, other string) string {
-			return strings.Replace(m.providerBlock(), `account_id              = "`+testAccount+`"`, `account_id              = "`+other+`"`, 1) +
-				subscriptionConfig(minimalArgs...)
+			p := m.providerConfig()
+			p.accountID = other
+			return p.String() + subscriptionConfig(minimalArgs...)
 		}},
 	}
 	for _, tc := range cases {
