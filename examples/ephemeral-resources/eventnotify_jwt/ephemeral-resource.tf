@@ -17,9 +17,12 @@ provider "eventnotify" {
 resource "eventnotify_subscription" "audit" {
   provider = eventnotify.audit
 
-  event_name       = "ATOM.STATUS"
-  destination_type = "EVENT_STREAMS"
-  log_level        = "INFO"
+  event_name                     = "ATOM.STATUS"
+  destination_type               = "EVENT_STREAMS"
+  log_level                      = "INFO"
+  event_streams_environment_id   = "env-audit"
+  event_streams_environment_name = "Audit"
+  event_streams_topic            = "audit-events"
 }
 
 variable "audit_account_id" {
