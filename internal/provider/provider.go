@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -25,6 +26,7 @@ import (
 var (
 	_ provider.Provider                       = &EventNotifyProvider{}
 	_ provider.ProviderWithEphemeralResources = &EventNotifyProvider{}
+	_ provider.ProviderWithListResources      = &EventNotifyProvider{}
 )
 
 // EventNotifyProvider is the provider implementation.
@@ -219,6 +221,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data
+	resp.ListResourceData = data
 	tflog.Info(ctx, "Configured eventnotify client")
 }
 
@@ -247,4 +250,9 @@ func (p *EventNotifyProvider) EphemeralResources(_ context.Context) []func() eph
 	return []func() ephemeral.EphemeralResource{
 		NewJWTEphemeralResource,
 	}
+}
+
+// ListResources lists the provider's list resources (terraform query, Terraform 1.14 and later).
+func (p *EventNotifyProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewSubscriptionListResource}
 }

@@ -1,0 +1,193 @@
+package provider
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// The list resource of eventnotify_subscription (Terraform 1.14 and later; OpenTofu has no list
+// resources): `list "eventnotify_subscription"` blocks in .tfquery.hcl files, run by
+// `terraform query`, find an account's subscriptions with the filters of the
+// eventnotify_subscriptions data source. Each result carries the resource identity (account_id
+// and id), so that `terraform query -generate-config-out=FILE` writes a resource block and an
+// import block per subscription.
+
+var _ list.ListResourceWithConfigure = &SubscriptionListResource{}
+
+// SubscriptionListResource lists the subscriptions of an account for `terraform query`.
+type SubscriptionListResource struct {
+	data *providerData
+}
+
+// subscriptionListModel maps the config block of a list "eventnotify_subscription" block: the
+// filters of the eventnotify_subscriptions data source.
+type subscriptionListModel struct {
+	AccountID       types.String `tfsdk:"account_id"`
+	EventName       types.String `tfsdk:"event_name"`
+	DestinationType types.String `tfsdk:"destination_type"`
+	LogLevel        types.String `tfsdk:"log_level"`
+	Enabled         types.Bool   `tfsdk:"enabled"`
+}
+
+// NewSubscriptionListResource returns the list resource of eventnotify_subscription.
+func NewSubscriptionListResource() list.ListResource { return &SubscriptionListResource{} }
+
+// Metadata sets the type name, which is the managed resource's.
+func (r *SubscriptionListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_subscription"
+}
+
+// ListResourceConfigSchema describes the filters, worded and checked as the
+// eventnotify_subscriptions data source's are.
+func (r *SubscriptionListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds the subscriptions of an account (operation `listSubscribedEventsForAccount`, every page), " +
+			"optionally filtered, sorted by event name and then id, for `terraform query` (Terraform 1.14 and later). " +
+			"Each result carries the subscription's identity (`account_id` and `id`), so that " +
+			"`terraform query -generate-config-out=FILE` writes an `eventnotify_subscription` block and an `import` block " +
+			"for every subscription found.",
+		Attributes: map[string]schema.Attribute{
+			"account_id": schema.StringAttribute{
+				MarkdownDescription: "Account to list. Defaults to the provider's `account_id`.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"event_name": schema.StringAttribute{
+				MarkdownDescription: "Only subscriptions to this event, compared without regard to case.",
+				Optional:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"destination_type": schema.StringAttribute{
+				MarkdownDescription: "Only subscriptions with this destination type: " + enumWords(destinationTypes) + ".",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(destinationTypes...)},
+			},
+			"log_level": schema.StringAttribute{
+				MarkdownDescription: "Only subscriptions with this log level: " + enumWords(logLevels) + ".",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Only enabled (`true`) or only disabled (`false`) subscriptions.",
+				Optional:            true,
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *SubscriptionListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// List reads the account's subscriptions in one listing (page by page), keeps the ones that
+// match the filters, and streams them in the data source's order: each with a display name,
+// its identity and, when the request asks for it, the whole resource object as the resource's
+// Read would store it. A failed listing is one result that holds the error.
+func (r *SubscriptionListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var config subscriptionListModel
+	diags := req.Config.Get(ctx, &config)
+	if diags.HasError() || !providerConfigured(r.data, &diags, "subscription list resource") {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	account := r.data.account(config.AccountID)
+
+	subs, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	if err != nil {
+		addClientError(&diags, "Unable to list the subscriptions of account "+account, err)
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+
+	filter := config.filter()
+	found := make([]subscriptionModel, 0, len(subs))
+	for i := range subs {
+		if m := subscriptionFromAPI(account, &subs[i]); filter.matches(m) {
+			found = append(found, m)
+		}
+	}
+	sortSubscriptions(found)
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		for i, m := range found {
+			if req.Limit > 0 && int64(i) >= req.Limit {
+				return
+			}
+			if !push(subscriptionListResult(ctx, req, m)) {
+				return
+			}
+		}
+	}
+}
+
+// filter is the data source's model holding the same filters, so that both apply one
+// definition of a match (subscriptionsModel.matches).
+func (c subscriptionListModel) filter() subscriptionsModel {
+	return subscriptionsModel{
+		AccountID:       c.AccountID,
+		EventName:       c.EventName,
+		DestinationType: c.DestinationType,
+		LogLevel:        c.LogLevel,
+		Enabled:         c.Enabled,
+	}
+}
+
+// subscriptionListResult is the list result of one subscription.
+func subscriptionListResult(ctx context.Context, req list.ListRequest, m subscriptionModel) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = subscriptionDisplayName(m)
+	result.Diagnostics.Append(setSubscriptionIdentity(ctx, result.Identity, m.AccountID.ValueString(), m.ID.ValueString())...)
+	if req.IncludeResource {
+		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
+	}
+	return result
+}
+
+// subscriptionDisplayName is how `terraform query` shows a subscription:
+// "<event> -> <destination> (<log level>[, disabled]) [<id>]", for example
+// "ATOM.STATUS -> EVENT_STREAMS Production/platform-events (WARNING) [3fa85f64-...]".
+func subscriptionDisplayName(m subscriptionModel) string {
+	level := m.LogLevel.ValueString()
+	if !m.Enabled.IsNull() && !m.Enabled.ValueBool() {
+		level += ", disabled"
+	}
+	return fmt.Sprintf("%s -> %s (%s) [%s]", m.EventName.ValueString(), subscriptionDestination(m), level, m.ID.ValueString())
+}
+
+// subscriptionDestination names where a subscription's notifications go: the destination type,
+// then the event streams environment (its name, else its id) and topic, or the email address.
+func subscriptionDestination(m subscriptionModel) string {
+	where := ""
+	switch m.DestinationType.ValueString() {
+	case "EMAIL":
+		where = m.DestinationEmail.ValueString()
+	default:
+		env := cmp.Or(m.EventStreamsEnvironmentName.ValueString(), m.EventStreamsEnvironmentID.ValueString())
+		where = strings.Trim(env+"/"+m.EventStreamsTopic.ValueString(), "/")
+	}
+	return strings.TrimSpace(m.DestinationType.ValueString() + " " + where)
+}
+
+// sortSubscriptions orders subscriptions as the eventnotify_subscriptions data source lists
+// them: by event name without regard to case, then by id.
+func sortSubscriptions(subs []subscriptionModel) {
+	slices.SortFunc(subs, func(a, b subscriptionModel) int {
+		return cmp.Or(
+			cmp.Compare(strings.ToUpper(a.EventName.ValueString()), strings.ToUpper(b.EventName.ValueString())),
+			cmp.Compare(a.ID.ValueString(), b.ID.ValueString()),
+		)
+	})
+}

@@ -1,0 +1,645 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// The list resource at the protocol level: the provider server that Terraform 1.14 and later
+// talks to for `terraform query`, driven here directly (no CLI that runs list resources can be
+// built from the module proxy, so CI's Terraform has none). The CLI runs are in
+// TestAccSubscriptionList_*, which skip below Terraform 1.14 and under OpenTofu.
+
+// listTypeName is the list resource's type name, the managed resource's.
+const listTypeName = "eventnotify_subscription"
+
+// listProviderServer is a provider server that also serves list resources (the framework's
+// does; tfprotov6.ProviderServer does not include the list methods yet).
+type listProviderServer interface {
+	tfprotov6.ProviderServer
+	tfprotov6.ListResourceServer
+}
+
+// listServer is a provider server configured against a mock, with the schemas it reports.
+type listServer struct {
+	t        *testing.T
+	server   listProviderServer
+	schemas  *tfprotov6.GetProviderSchemaResponse
+	identity tftypes.Type // the identity's object type
+}
+
+// newListServer serves the provider and reads its schemas, without configuring it.
+func newListServer(t *testing.T) *listServer {
+	t.Helper()
+	plain, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, ok := plain.(listProviderServer)
+	if !ok {
+		t.Fatalf("the provider server (%T) does not serve list resources", plain)
+	}
+	ctx := context.Background()
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireNoDiagnostics(t, "GetProviderSchema", schemas.Diagnostics)
+	identities, err := server.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireNoDiagnostics(t, "GetResourceIdentitySchemas", identities.Diagnostics)
+	identity := identities.IdentitySchemas[listTypeName]
+	if identity == nil {
+		t.Fatalf("no identity schema for %s", listTypeName)
+	}
+	return &listServer{t: t, server: server, schemas: schemas, identity: identity.ValueType()}
+}
+
+// newConfiguredListServer serves the provider configured for the mock (testAccount, the
+// password user, no rate limit, no retries), as Terraform 1.14 would.
+func newConfiguredListServer(t *testing.T, m *testMock) *listServer {
+	t.Helper()
+	s := newListServer(t)
+	s.configure(map[string]tftypes.Value{
+		"account_id":              tftypes.NewValue(tftypes.String, testAccount),
+		"base_url":                tftypes.NewValue(tftypes.String, m.URL),
+		"auth_url":                tftypes.NewValue(tftypes.String, m.URL),
+		"username":                tftypes.NewValue(tftypes.String, testUser),
+		"password":                tftypes.NewValue(tftypes.String, testPassword),
+		"max_requests_per_second": tftypes.NewValue(tftypes.Number, big.NewFloat(0)),
+		"max_retries":             tftypes.NewValue(tftypes.Number, big.NewFloat(0)),
+	})
+	return s
+}
+
+// configure sends ConfigureProvider with the given arguments, the others null.
+func (s *listServer) configure(args map[string]tftypes.Value) {
+	s.t.Helper()
+	config := s.dynamicValue(s.schemas.Provider.ValueType(), args)
+	resp, err := s.server.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{
+		TerraformVersion: "1.14.0", Config: &config,
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	requireNoDiagnostics(s.t, "ConfigureProvider", resp.Diagnostics)
+}
+
+// dynamicValue encodes an object of type typ whose attributes are args, and null where args
+// has none, as Terraform sends configuration.
+func (s *listServer) dynamicValue(typ tftypes.Type, args map[string]tftypes.Value) tfprotov6.DynamicValue {
+	s.t.Helper()
+	object, ok := typ.(tftypes.Object)
+	if !ok {
+		s.t.Fatalf("%s is not an object type", typ)
+	}
+	values := make(map[string]tftypes.Value, len(object.AttributeTypes))
+	for name, attrType := range object.AttributeTypes {
+		values[name] = tftypes.NewValue(attrType, nil)
+	}
+	for name, v := range args {
+		if _, ok := values[name]; !ok {
+			s.t.Fatalf("%s has no attribute %q", typ, name)
+		}
+		values[name] = v
+	}
+	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, values))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return dv
+}
+
+// listConfig is the msgpack config of a list "eventnotify_subscription" block: its config
+// block's arguments (strings, and a bool for enabled), the others null.
+func (s *listServer) listConfig(args map[string]any) *tfprotov6.DynamicValue {
+	s.t.Helper()
+	listSchema := s.schemas.ListResourceSchemas[listTypeName]
+	if listSchema == nil {
+		s.t.Fatalf("the provider reports no list resource schema for %s", listTypeName)
+	}
+	values := map[string]tftypes.Value{}
+	for name, v := range args {
+		switch v := v.(type) {
+		case string:
+			values[name] = tftypes.NewValue(tftypes.String, v)
+		case bool:
+			values[name] = tftypes.NewValue(tftypes.Bool, v)
+		default:
+			s.t.Fatalf("argument %s: unsupported %T", name, v)
+		}
+	}
+	dv := s.dynamicValue(listSchema.ValueType(), values)
+	return &dv
+}
+
+// listResult is one decoded result of the stream.
+type listResult struct {
+	displayName string
+	identity    map[string]any // nil when the result has none
+	resource    map[string]any // nil when the result has none
+	rawResource tftypes.Value
+	diagnostics []*tfprotov6.Diagnostic
+}
+
+// list calls ListResource and reads the whole stream.
+func (s *listServer) list(args map[string]any, includeResource bool, limit int64) []listResult {
+	s.t.Helper()
+	stream, err := s.server.ListResource(context.Background(), &tfprotov6.ListResourceRequest{
+		TypeName: listTypeName, Config: s.listConfig(args), IncludeResource: includeResource, Limit: limit,
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	resourceType := s.schemas.ResourceSchemas[listTypeName].ValueType()
+	var results []listResult
+	for r := range stream.Results {
+		got := listResult{displayName: r.DisplayName, diagnostics: r.Diagnostics}
+		if r.Identity != nil && r.Identity.IdentityData != nil {
+			v, err := r.Identity.IdentityData.Unmarshal(s.identity)
+			if err != nil {
+				s.t.Fatalf("identity of %q: %v", r.DisplayName, err)
+			}
+			got.identity = objectValues(s.t, v)
+		}
+		if r.Resource != nil {
+			v, err := r.Resource.Unmarshal(resourceType)
+			if err != nil {
+				s.t.Fatalf("resource of %q: %v", r.DisplayName, err)
+			}
+			got.rawResource, got.resource = v, objectValues(s.t, v)
+		}
+		results = append(results, got)
+	}
+	return results
+}
+
+// listOK lists and fails the test on any diagnostic.
+func (s *listServer) listOK(args map[string]any, includeResource bool) []listResult {
+	s.t.Helper()
+	results := s.list(args, includeResource, 0)
+	for _, r := range results {
+		requireNoDiagnostics(s.t, "ListResource result "+r.displayName, r.diagnostics)
+	}
+	return results
+}
+
+// validate calls ValidateListResourceConfig.
+func (s *listServer) validate(args map[string]any) []*tfprotov6.Diagnostic {
+	s.t.Helper()
+	resp, err := s.server.ValidateListResourceConfig(context.Background(), &tfprotov6.ValidateListResourceConfigRequest{
+		TypeName: listTypeName, Config: s.listConfig(args),
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return resp.Diagnostics
+}
+
+// objectValues decodes an object of primitives: strings, bools, int64 numbers, nil for null.
+func objectValues(t *testing.T, v tftypes.Value) map[string]any {
+	t.Helper()
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]any, len(attrs))
+	for name, a := range attrs {
+		switch {
+		case a.IsNull():
+			out[name] = nil
+		case a.Type().Is(tftypes.String):
+			var s string
+			_ = a.As(&s)
+			out[name] = s
+		case a.Type().Is(tftypes.Bool):
+			var b bool
+			_ = a.As(&b)
+			out[name] = b
+		case a.Type().Is(tftypes.Number):
+			var n big.Float
+			_ = a.As(&n)
+			i, _ := n.Int64()
+			out[name] = i
+		default:
+			t.Fatalf("attribute %s has unexpected type %s", name, a.Type())
+		}
+	}
+	return out
+}
+
+// requireNoDiagnostics fails the test on any diagnostic.
+func requireNoDiagnostics(t *testing.T, what string, diags []*tfprotov6.Diagnostic) {
+	t.Helper()
+	for _, d := range diags {
+		t.Fatalf("%s: unexpected diagnostic (%s) %q: %s", what, d.Severity, d.Summary, d.Detail)
+	}
+}
+
+// seedListSubscriptions gives the mock's testAccount five subscriptions of every kind, and
+// another account one, and returns testAccount's in the order the list resource streams them
+// (event name without regard to case, then id).
+func seedListSubscriptions(m *testMock) []mockserver.Subscription {
+	subs := []mockserver.Subscription{
+		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000003",
+			EventName: "PROCESS.EXECUTION", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR",
+			EventStreamsEnvironment: "env-1", EventStreamsEnvironmentName: "Production", EventStreamsTopic: "process-alerts",
+			Enabled: true, CreatedBy: "ops@example.com", LastUpdatedUserID: "ops@example.com"}),
+		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000002",
+			EventName: "atom.status", DestinationType: "EVENT_STREAMS", LogLevel: "WARNING",
+			EventStreamsEnvironment: "env-2", EventStreamsTopic: "platform-events", Enabled: true}),
+		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000001",
+			EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "INFO",
+			EventStreamsTopic: "platform-events", Enabled: false}),
+		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000004",
+			EventName: "ENVIRONMENT.ALERT", DestinationType: "EMAIL", LogLevel: "ERROR",
+			DestinationEmail: "alerts@example.com", Enabled: true}),
+		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000005",
+			EventName: "ATOM.DEPLOYMENT", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", Enabled: true}),
+	}
+	m.PutSubscription("acc-other", mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-0000000000aa",
+		EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", EventStreamsTopic: "other", Enabled: true})
+	order := []string{"5", "1", "2", "4", "3"} // ATOM.DEPLOYMENT, ATOM.STATUS (…1, …2), ENVIRONMENT.ALERT, PROCESS.EXECUTION
+	sorted := make([]mockserver.Subscription, 0, len(subs))
+	for _, suffix := range order {
+		i := slices.IndexFunc(subs, func(s mockserver.Subscription) bool { return strings.HasSuffix(s.SubscriptionID, suffix) })
+		sorted = append(sorted, subs[i])
+	}
+	return sorted
+}
+
+// resultIDs is the id of each result's identity.
+func resultIDs(results []listResult) []string {
+	ids := make([]string, len(results))
+	for i, r := range results {
+		if r.identity != nil {
+			ids[i], _ = r.identity["id"].(string)
+		}
+	}
+	return ids
+}
+
+// subscriptionIDs is the id of each subscription.
+func subscriptionIDs(subs []mockserver.Subscription) []string {
+	ids := make([]string, len(subs))
+	for i, s := range subs {
+		ids[i] = s.SubscriptionID
+	}
+	return ids
+}
+
+// TestListResource_metadataAndSchema checks that the provider announces the list resource
+// under the managed resource's name, with the data source's filters, all optional, and an
+// identity schema for its results.
+func TestListResource_metadataAndSchema(t *testing.T) {
+	s := newListServer(t)
+	meta, err := s.server.GetMetadata(context.Background(), &tfprotov6.GetMetadataRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireNoDiagnostics(t, "GetMetadata", meta.Diagnostics)
+	if !slices.ContainsFunc(meta.ListResources, func(l tfprotov6.ListResourceMetadata) bool { return l.TypeName == listTypeName }) {
+		t.Errorf("GetMetadata lists list resources %+v, want %s", meta.ListResources, listTypeName)
+	}
+	listSchema := s.schemas.ListResourceSchemas[listTypeName]
+	if listSchema == nil {
+		t.Fatalf("no list resource schema for %s; list resource schemas: %v", listTypeName, s.schemas.ListResourceSchemas)
+	}
+	var names []string
+	for _, a := range listSchema.Block.Attributes {
+		names = append(names, a.Name)
+		if !a.Optional || a.Required || a.Computed {
+			t.Errorf("list attribute %s: optional %v, required %v, computed %v; want optional only", a.Name, a.Optional, a.Required, a.Computed)
+		}
+		if a.Description == "" {
+			t.Errorf("list attribute %s has no description", a.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"account_id", "destination_type", "enabled", "event_name", "log_level"}; !slices.Equal(names, want) {
+		t.Errorf("list attributes %v, want %v", names, want)
+	}
+	if _, ok := s.identity.(tftypes.Object).AttributeTypes["account_id"]; !ok {
+		t.Errorf("identity type %s has no account_id", s.identity)
+	}
+}
+
+// TestListResource_listsAccount lists the provider's account without filters: every
+// subscription of it (not another account's), in the data source's order, each with its
+// identity and a display name that tells the subscriptions apart, and no resource object when
+// the request does not ask for one.
+func TestListResource_listsAccount(t *testing.T) {
+	m := newTestMock(t)
+	seeded := seedListSubscriptions(m)
+	s := newConfiguredListServer(t, m)
+
+	results := s.listOK(nil, false)
+	if got, want := resultIDs(results), subscriptionIDs(seeded); !slices.Equal(got, want) {
+		t.Fatalf("listed ids %v, want %v", got, want)
+	}
+	wantNames := []string{
+		"ATOM.DEPLOYMENT -> EVENT_STREAMS (INFO) [00000000-0000-4000-8000-000000000005]",
+		"ATOM.STATUS -> EVENT_STREAMS platform-events (INFO, disabled) [00000000-0000-4000-8000-000000000001]",
+		"atom.status -> EVENT_STREAMS env-2/platform-events (WARNING) [00000000-0000-4000-8000-000000000002]",
+		"ENVIRONMENT.ALERT -> EMAIL alerts@example.com (ERROR) [00000000-0000-4000-8000-000000000004]",
+		"PROCESS.EXECUTION -> EVENT_STREAMS Production/process-alerts (ERROR) [00000000-0000-4000-8000-000000000003]",
+	}
+	for i, r := range results {
+		if r.displayName != wantNames[i] {
+			t.Errorf("result %d: display name %q, want %q", i, r.displayName, wantNames[i])
+		}
+		if want := map[string]any{"account_id": testAccount, "id": seeded[i].SubscriptionID}; fmt.Sprint(r.identity) != fmt.Sprint(want) {
+			t.Errorf("result %d: identity %v, want %v", i, r.identity, want)
+		}
+		if r.resource != nil {
+			t.Errorf("result %d: a resource object (%v) although the request did not ask for one", i, r.resource)
+		}
+	}
+	if n := m.Count(http.MethodGet, mockserver.RouteSubscriptions); n != 1 {
+		t.Errorf("listing 5 subscriptions took %d listing requests, want 1", n)
+	}
+}
+
+// TestListResource_includeResource asks for the resource objects: each holds every attribute
+// as the service reports it, and equals what the resource's own Read stores after an import of
+// the same identity, so that `terraform query -generate-config-out` followed by the import it
+// writes plans no change.
+func TestListResource_includeResource(t *testing.T) {
+	m := newTestMock(t)
+	seeded := seedListSubscriptions(m)
+	s := newConfiguredListServer(t, m)
+
+	results := s.listOK(nil, true)
+	if len(results) != len(seeded) {
+		t.Fatalf("%d results, want %d", len(results), len(seeded))
+	}
+	optional := func(v string) any {
+		if v == "" {
+			return nil
+		}
+		return v
+	}
+	for i, r := range results {
+		sub := seeded[i]
+		want := map[string]any{
+			"id": sub.SubscriptionID, "account_id": testAccount, "event_name": sub.EventName,
+			"destination_type": sub.DestinationType, "log_level": sub.LogLevel,
+			"event_streams_environment_id":   optional(sub.EventStreamsEnvironment),
+			"event_streams_environment_name": optional(sub.EventStreamsEnvironmentName),
+			"event_streams_topic":            optional(sub.EventStreamsTopic),
+			"enabled":                        sub.Enabled, "destination_email": optional(sub.DestinationEmail),
+			"created_date": sub.CreatedDate, "last_updated_date": sub.LastUpdatedDate,
+			"created_by": optional(sub.CreatedBy), "last_updated_by": optional(sub.LastUpdatedUserID),
+		}
+		if fmt.Sprint(r.resource) != fmt.Sprint(want) {
+			t.Errorf("result %d: resource\n got %v\nwant %v", i, r.resource, want)
+		}
+		if imported := s.importAndRead(r.identity); !imported.Equal(r.rawResource) {
+			t.Errorf("result %d: the listed object differs from what import and Read store:\nlisted   %v\nimported %v", i, r.rawResource, imported)
+		}
+	}
+}
+
+// importAndRead imports a subscription by identity and reads it, as Terraform does for an
+// import block, and returns the state it ends with.
+func (s *listServer) importAndRead(identity map[string]any) tftypes.Value {
+	s.t.Helper()
+	ctx := context.Background()
+	id := s.dynamicValue(s.identity, map[string]tftypes.Value{
+		"account_id": tftypes.NewValue(tftypes.String, identity["account_id"]),
+		"id":         tftypes.NewValue(tftypes.String, identity["id"]),
+	})
+	imported, err := s.server.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{
+		TypeName: listTypeName, Identity: &tfprotov6.ResourceIdentityData{IdentityData: &id},
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	requireNoDiagnostics(s.t, "ImportResourceState", imported.Diagnostics)
+	if len(imported.ImportedResources) != 1 {
+		s.t.Fatalf("import returned %d resources, want 1", len(imported.ImportedResources))
+	}
+	read, err := s.server.ReadResource(ctx, &tfprotov6.ReadResourceRequest{
+		TypeName: listTypeName, CurrentState: imported.ImportedResources[0].State, CurrentIdentity: imported.ImportedResources[0].Identity,
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	requireNoDiagnostics(s.t, "ReadResource", read.Diagnostics)
+	v, err := read.NewState.Unmarshal(s.schemas.ResourceSchemas[listTypeName].ValueType())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return v
+}
+
+// TestListResource_filters applies each filter of the eventnotify_subscriptions data source,
+// alone and together, with its semantics: the event name without regard to case, the others
+// exactly; account_id lists another account.
+func TestListResource_filters(t *testing.T) {
+	m := newTestMock(t)
+	seeded := seedListSubscriptions(m)
+	s := newConfiguredListServer(t, m)
+	ids := func(suffixes ...string) []string {
+		var out []string
+		for _, sub := range seeded { // in list order
+			for _, suffix := range suffixes {
+				if strings.HasSuffix(sub.SubscriptionID, suffix) {
+					out = append(out, sub.SubscriptionID)
+				}
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		args map[string]any
+		want []string
+	}{
+		{"event_name in another case", map[string]any{"event_name": "Atom.Status"}, ids("1", "2")},
+		{"event_name that no subscription has", map[string]any{"event_name": "NO.SUCH.EVENT"}, nil},
+		{"destination_type EMAIL", map[string]any{"destination_type": "EMAIL"}, ids("4")},
+		{"destination_type EVENT_STREAMS", map[string]any{"destination_type": "EVENT_STREAMS"}, ids("5", "1", "2", "3")},
+		{"log_level ERROR", map[string]any{"log_level": "ERROR"}, ids("4", "3")},
+		{"enabled false", map[string]any{"enabled": false}, ids("1")},
+		{"enabled true", map[string]any{"enabled": true}, ids("5", "2", "4", "3")},
+		{"all together", map[string]any{"event_name": "atom.status", "destination_type": "EVENT_STREAMS", "log_level": "WARNING", "enabled": true}, ids("2")},
+		{"account_id of another account", map[string]any{"account_id": "acc-other"}, []string{"00000000-0000-4000-8000-0000000000aa"}},
+		{"account_id and a filter that excludes its subscription", map[string]any{"account_id": "acc-other", "log_level": "INFO"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s.t = t
+			results := s.listOK(tc.args, false)
+			if got := resultIDs(results); !slices.Equal(got, tc.want) {
+				t.Errorf("ids %v, want %v", got, tc.want)
+			}
+			account := testAccount
+			if a, ok := tc.args["account_id"].(string); ok {
+				account = a
+			}
+			for _, r := range results {
+				if r.identity["account_id"] != account {
+					t.Errorf("%s: identity account %v, want %s", r.displayName, r.identity["account_id"], account)
+				}
+			}
+		})
+	}
+}
+
+// TestListResource_emptyAccount lists an account without subscriptions, whether the service
+// answers 204 (its documented answer) or 404 (rule 2): no result and no diagnostic.
+func TestListResource_emptyAccount(t *testing.T) {
+	for _, status := range []int{http.StatusNoContent, http.StatusNotFound} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			m := newTestMock(t)
+			m.SetEmptyListStatus(status)
+			s := newConfiguredListServer(t, m)
+			if results := s.listOK(nil, true); len(results) != 0 {
+				t.Errorf("an empty account gave %d results: %+v", len(results), results)
+			}
+		})
+	}
+}
+
+// TestListResource_everyPage lists an account larger than one page of the service.
+func TestListResource_everyPage(t *testing.T) {
+	m := newTestMock(t)
+	for i := range 45 {
+		m.PutSubscription(testAccount, mockserver.Subscription{EventName: fmt.Sprintf("EVENT.%02d", i),
+			DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "t", Enabled: true})
+	}
+	s := newConfiguredListServer(t, m)
+	results := s.listOK(nil, false)
+	if len(results) != 45 {
+		t.Fatalf("%d results, want 45", len(results))
+	}
+	for i, r := range results {
+		if want := fmt.Sprintf("EVENT.%02d -> ", i); !strings.HasPrefix(r.displayName, want) {
+			t.Errorf("result %d is %q, want it to start with %q", i, r.displayName, want)
+		}
+	}
+}
+
+// TestListResource_limit stops the stream at the request's limit (Terraform sends the list
+// block's limit, 100 by default).
+func TestListResource_limit(t *testing.T) {
+	m := newTestMock(t)
+	seeded := seedListSubscriptions(m)
+	s := newConfiguredListServer(t, m)
+	results := s.list(nil, false, 2)
+	if got, want := resultIDs(results), subscriptionIDs(seeded[:2]); !slices.Equal(got, want) {
+		t.Errorf("with limit 2: ids %v, want %v", got, want)
+	}
+}
+
+// TestListResource_serviceError turns a failed listing into one result that holds an error
+// diagnostic naming the account, the operation and the status, and no object.
+func TestListResource_serviceError(t *testing.T) {
+	m := newTestMock(t)
+	seedListSubscriptions(m)
+	m.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError})
+	s := newConfiguredListServer(t, m)
+
+	results := s.list(nil, true, 0)
+	if len(results) != 1 {
+		t.Fatalf("%d results, want one that holds the error: %+v", len(results), results)
+	}
+	r := results[0]
+	if r.identity != nil || r.resource != nil || r.displayName != "" {
+		t.Errorf("the error result carries a subscription: %+v", r)
+	}
+	if len(r.diagnostics) != 1 || r.diagnostics[0].Severity != tfprotov6.DiagnosticSeverityError {
+		t.Fatalf("diagnostics %+v, want one error", r.diagnostics)
+	}
+	d := r.diagnostics[0]
+	if d.Summary != "Unable to list the subscriptions of account "+testAccount {
+		t.Errorf("summary %q", d.Summary)
+	}
+	for _, want := range []string{`"list subscriptions"`, "HTTP 500", "acc-test/subscriptions"} {
+		if !strings.Contains(d.Detail, want) {
+			t.Errorf("detail does not name %q:\n%s", want, d.Detail)
+		}
+	}
+}
+
+// TestListResource_notConfigured reports a listing before ConfigureProvider as an error
+// result, not a panic.
+func TestListResource_notConfigured(t *testing.T) {
+	s := newListServer(t)
+	results := s.list(nil, false, 0)
+	if len(results) != 1 || len(results[0].diagnostics) != 1 || results[0].diagnostics[0].Summary != "Provider not configured" {
+		t.Fatalf("results %+v, want one \"Provider not configured\" error", results)
+	}
+}
+
+// TestListResource_validation rejects, before any request, the filter values that the
+// eventnotify_subscriptions data source rejects, naming the attribute.
+func TestListResource_validation(t *testing.T) {
+	m := newTestMock(t)
+	s := newConfiguredListServer(t, m)
+	cases := []struct {
+		args map[string]any
+		attr string
+		want string
+	}{
+		{map[string]any{"log_level": "DEBUG"}, "log_level", `value must be one of: ["INFO" "WARNING" "ERROR"]`},
+		{map[string]any{"destination_type": "WEBHOOK"}, "destination_type", `value must be one of: ["EVENT_STREAMS" "EMAIL"]`},
+		{map[string]any{"event_name": "  "}, "event_name", "must not be empty or only white space"},
+		{map[string]any{"account_id": ""}, "account_id", "must not be empty or only white space"},
+	}
+	for _, tc := range cases {
+		diags := s.validate(tc.args)
+		if len(diags) != 1 || diags[0].Severity != tfprotov6.DiagnosticSeverityError {
+			t.Errorf("%v: diagnostics %+v, want one error", tc.args, diags)
+			continue
+		}
+		d := diags[0]
+		if d.Attribute == nil || d.Attribute.String() != tftypes.NewAttributePath().WithAttributeName(tc.attr).String() {
+			t.Errorf("%v: the error is about %v, want %s", tc.args, d.Attribute, tc.attr)
+		}
+		if !strings.Contains(d.Detail, tc.want) {
+			t.Errorf("%v: detail %q does not say %q", tc.args, d.Detail, tc.want)
+		}
+	}
+	valid := map[string]any{"account_id": "acc-other", "event_name": "ATOM.STATUS", "destination_type": "EMAIL", "log_level": "INFO", "enabled": false}
+	requireNoDiagnostics(t, "ValidateListResourceConfig of a valid config", s.validate(valid))
+	if n := m.Count("", ""); n != 0 {
+		t.Errorf("validation sent %d requests to the service, want none", n)
+	}
+}
+
+// TestListResource_displayName pins the display name of subscriptions the seeded ones do not
+// cover.
+func TestListResource_displayName(t *testing.T) {
+	for _, tc := range []struct {
+		sub  client.Subscription
+		want string
+	}{
+		{client.Subscription{ID: "id-1", EventName: "A", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsEnvironment: "env-9", Enabled: true},
+			"A -> EVENT_STREAMS env-9 (INFO) [id-1]"},
+		{client.Subscription{ID: "id-2", EventName: "B", DestinationType: "EMAIL", LogLevel: "ERROR", Enabled: false},
+			"B -> EMAIL (ERROR, disabled) [id-2]"},
+		{client.Subscription{ID: "id-3", EventName: "C", DestinationType: "EVENT_STREAMS", LogLevel: "WARNING",
+			EventStreamsEnvironment: "env-9", EventStreamsEnvironmentName: "Staging", EventStreamsTopic: "t", Enabled: true},
+			"C -> EVENT_STREAMS Staging/t (WARNING) [id-3]"},
+	} {
+		if got := subscriptionDisplayName(subscriptionFromAPI(testAccount, &tc.sub)); got != tc.want {
+			t.Errorf("display name %q, want %q", got, tc.want)
+		}
+	}
+}
