@@ -643,3 +643,69 @@ func TestListResource_displayName(t *testing.T) {
 		}
 	}
 }
+
+// listResourceExample is the list resource's example, which the docs show.
+const listResourceExample = "../../examples/list-resources/eventnotify_subscription/list-resource.tfquery.hcl"
+
+// TestAccSubscriptionList_queryGenerateConfig runs the list resource's example with
+// `terraform query` (Terraform 1.14 and later; skipped below it and under OpenTofu, which has
+// no list resources): it finds every subscription of the provider's account and the filtered
+// ones of another, and `-generate-config-out` writes the configuration and import blocks that
+// adopt them all in one plan, with no change on the service.
+func TestAccSubscriptionList_queryGenerateConfig(t *testing.T) {
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.require(featureListResources)
+	seeded := seedExistingSubscriptions(m)
+	audit := map[string]mockserver.Subscription{}
+	for i, level := range []string{"ERROR", "INFO", "ERROR"} {
+		s := m.PutSubscription("audit-account-id", mockserver.Subscription{EventName: "AUDIT.EVENT", DestinationType: "EVENT_STREAMS",
+			LogLevel: level, EventStreamsEnvironment: "env-audit", EventStreamsTopic: fmt.Sprintf("audit-%d", i), Enabled: i != 2})
+		audit[s.SubscriptionID] = s
+	}
+	wantAudit := ""
+	for id, s := range audit {
+		if s.LogLevel == "ERROR" && s.Enabled {
+			wantAudit = id
+		}
+	}
+	w.copyFile(listResourceExample, "search.tfquery.hcl")
+
+	out := w.mustRun(nil, "query", "-no-color")
+	for _, s := range seeded {
+		if !strings.Contains(out, s.SubscriptionID) {
+			t.Errorf("terraform query does not list subscription %s (%s):\n%s", s.SubscriptionID, s.EventName, out)
+		}
+	}
+	for id := range audit {
+		if listed := strings.Contains(out, id); listed != (id == wantAudit) {
+			t.Errorf("terraform query lists audit subscription %s: %v, want %v (only the enabled ERROR one):\n%s", id, listed, id == wantAudit, out)
+		}
+	}
+	if !strings.Contains(out, "ATOM.STATUS -> EVENT_STREAMS env-1/topic-ATOM.STATUS (INFO) ["+seeded[0].SubscriptionID+"]") {
+		t.Errorf("terraform query does not show the display name of %s:\n%s", seeded[0].SubscriptionID, out)
+	}
+
+	w.mustRun(nil, "query", "-generate-config-out=generated.tf", "-no-color")
+	generated := w.read("generated.tf")
+	if n := strings.Count(generated, `resource "eventnotify_subscription"`); n != len(seeded)+1 {
+		t.Errorf("generated.tf holds %d eventnotify_subscription blocks, want %d:\n%s", n, len(seeded)+1, generated)
+	}
+	if n := strings.Count(generated, "import {"); n != len(seeded)+1 {
+		t.Errorf("generated.tf holds %d import blocks, want %d:\n%s", n, len(seeded)+1, generated)
+	}
+	out = w.mustRun(nil, "plan", "-input=false", "-no-color")
+	if want := fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", len(seeded)+1); !strings.Contains(out, want) {
+		t.Fatalf("the plan of the generated configuration does not say %q:\n%s\ngenerated.tf:\n%s", want, out, generated)
+	}
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("plan after adopting the generated configuration is not empty (exit %d):\n%s", code, out)
+	}
+	checkAdopted(t, m, seeded)
+	for _, s := range m.Subscriptions("audit-account-id") {
+		if s != audit[s.SubscriptionID] {
+			t.Errorf("audit subscription %s changed:\nbefore %+v\nafter  %+v", s.SubscriptionID, audit[s.SubscriptionID], s)
+		}
+	}
+}
