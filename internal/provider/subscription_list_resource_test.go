@@ -694,6 +694,14 @@ func TestAccSubscriptionList_queryGenerateConfig(t *testing.T) {
 	if n := strings.Count(generated, "import {"); n != len(seeded)+1 {
 		t.Errorf("generated.tf holds %d import blocks, want %d:\n%s", n, len(seeded)+1, generated)
 	}
+	if n := strings.Count(generated, "identity = {"); n != len(seeded)+1 {
+		t.Errorf("generated.tf holds %d import blocks by identity, want %d:\n%s", n, len(seeded)+1, generated)
+	}
+	for _, id := range append(subscriptionIDs(seeded), wantAudit) {
+		if !strings.Contains(generated, `"`+id+`"`) {
+			t.Errorf("generated.tf does not import subscription %s:\n%s", id, generated)
+		}
+	}
 	out = w.mustRun(nil, "plan", "-input=false", "-no-color")
 	if want := fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", len(seeded)+1); !strings.Contains(out, want) {
 		t.Fatalf("the plan of the generated configuration does not say %q:\n%s\ngenerated.tf:\n%s", want, out, generated)
