@@ -14,6 +14,8 @@
 #   limit      the provider, 20 ms per request, the default limit (10 requests/s), writes
 #              batched (the defaults): what users see
 #   single     as "limit", with max_batch_size = 1: every write on its own
+#   account    one eventnotify_account_subscriptions resource holding the N subscriptions, 20 ms
+#              per request, the default limit
 #   sdklogs    (N = 1000) as "0 ms", with the plugin SDK's loggers at TRACE (TF_LOG_SDK=TRACE),
 #              which is what they did before main.go turned them off without a TF_LOG* variable
 #   nolog      (N = 1000) as "0 ms", with the plugin SDK's logs turned off (TF_LOG_SDK=OFF,
@@ -44,7 +46,7 @@
 # two plan steps run BENCH_PLAN_RUNS times (default 3) and report their fastest run.
 #
 # Settings: TERRAFORM (binary), BENCH_SIZES, BENCH_OUT, BENCH_PLAN_RUNS, BENCH_GO=0 to skip the
-# Go benchmarks.
+# Go benchmarks, BENCH_SCENARIOS (names to run, default all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -173,6 +175,28 @@ resource "eventnotify_subscription" "bench" {
 }
 TF
     ;;
+  account)
+    cat >"$1/main.tf" <<TF
+terraform {
+  required_providers {
+    eventnotify = { source = "eventnotify/eventnotify" }
+  }
+}
+variable "n" { type = number }
+variable "k" { type = number }
+provider "eventnotify" {
+  $3
+}
+resource "eventnotify_account_subscriptions" "bench" {
+  subscriptions = { for i in range(var.n) : "s\${i}" => {
+    event_name          = "ATOM.STATUS"
+    destination_type    = "EVENT_STREAMS"
+    log_level           = i < var.k ? "INFO" : "ERROR"
+    event_streams_topic = "bench-\${i}"
+  } }
+}
+TF
+    ;;
   esac
 }
 
@@ -252,11 +276,12 @@ step() {
 scenario() {
   local id=$1 n=$2 kind=$3 latency=$4 seed=$5 limit=$6
   shift 6
+  case " ${BENCH_SCENARIOS:-all} " in *" all "* | *" $id "*) ;; *) return ;; esac
   local k=$((n / 10))
   dir="$work/tf-$id-$n"
   echo "==> $id, N=$n"
   write_config "$dir" "$kind" "$limit"
-  if [ "$kind" = provider ]; then start_mock "$latency" "$seed"; else stop_mock; fi
+  if [ "$kind" != floor ]; then start_mock "$latency" "$seed"; else stop_mock; fi
   step "$id" "$n" apply "$@" -- apply -auto-approve -input=false -var "n=$n" -var k=0
   # Plans change nothing: they are repeated and the fastest run is kept, to damp the noise of
   # a shared machine.
@@ -281,6 +306,7 @@ for n in $SIZES; do
   scenario 20ms "$n" provider 20ms 0 "$unlimited"
   scenario limit "$n" provider 20ms 0 ""
   scenario single "$n" provider 20ms 0 "max_batch_size = 1"
+  scenario account "$n" account 20ms 0 ""
   if [ "$n" = 1000 ]; then
     scenario nolog "$n" provider 0ms 0 "$unlimited" "${nolog[@]}"
     scenario sdklogs "$n" provider 0ms 0 "$unlimited" TF_LOG_SDK=TRACE
@@ -332,6 +358,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
       title["0ms"] = "Provider, no latency, max_requests_per_second = 0"
       title["20ms"] = "Provider, 20 ms per request, max_requests_per_second = 0"
       title["limit"] = "Provider, 20 ms per request, default limit (10 requests/s), batched writes (the defaults): what users see"
+      title["account"] = "One eventnotify_account_subscriptions resource holding all N, 20 ms per request, default limit"
       title["single"] = "Provider, 20 ms per request, default limit (10 requests/s), max_batch_size = 1 (every write on its own)"
       title["sdklogs"] = "Diagnostic: provider, no latency, unlimited, plugin SDK logs at TRACE (as before they were turned off)"
       title["nolog"] = "Diagnostic: provider, no latency, unlimited, plugin SDK logs off"

@@ -128,6 +128,9 @@ var (
 	featureEphemeralResources = cliFeature{what: "ephemeral resources", terraform: "1.10.0", opentofu: "1.11.0"}
 	featureResourceIdentity   = cliFeature{what: "resource identity", terraform: "1.12.0", opentofu: "1.12.0"}
 	featureListResources      = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
+	// featureGeneratedMapKeys: configuration generated for a map whose keys are
+	// not identifiers is valid HCL (OpenTofu 1.12 leaves such keys unquoted).
+	featureGeneratedMapKeys = cliFeature{what: "generated configuration with quoted map keys", terraform: "1.5.0"}
 )
 
 // skipUnlessCLISupports is a check for a TestCase's TerraformVersionChecks
