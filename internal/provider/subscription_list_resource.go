@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -12,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
@@ -29,16 +27,6 @@ var _ list.ListResourceWithConfigure = &SubscriptionListResource{}
 // SubscriptionListResource lists the subscriptions of an account for `terraform query`.
 type SubscriptionListResource struct {
 	data *providerData
-}
-
-// subscriptionListModel maps the config block of a list "eventnotify_subscription" block: the
-// filters of the eventnotify_subscriptions data source.
-type subscriptionListModel struct {
-	AccountID       types.String `tfsdk:"account_id"`
-	EventName       types.String `tfsdk:"event_name"`
-	DestinationType types.String `tfsdk:"destination_type"`
-	LogLevel        types.String `tfsdk:"log_level"`
-	Enabled         types.Bool   `tfsdk:"enabled"`
 }
 
 // NewSubscriptionListResource returns the list resource of eventnotify_subscription.
@@ -97,7 +85,7 @@ func (r *SubscriptionListResource) Configure(_ context.Context, req resource.Con
 // its identity and, when the request asks for it, the whole resource object as the resource's
 // Read would store it. A failed listing is one result that holds the error.
 func (r *SubscriptionListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var config subscriptionListModel
+	var config subscriptionFilters
 	diags := req.Config.Get(ctx, &config)
 	if diags.HasError() || !providerConfigured(r.data, &diags, "subscription list resource") {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -112,14 +100,7 @@ func (r *SubscriptionListResource) List(ctx context.Context, req list.ListReques
 		return
 	}
 
-	filter := config.filter()
-	found := make([]subscriptionModel, 0, len(subs))
-	for i := range subs {
-		if m := subscriptionFromAPI(account, &subs[i]); filter.matches(m) {
-			found = append(found, m)
-		}
-	}
-	sortSubscriptions(found)
+	found := config.apply(account, subs)
 
 	stream.Results = func(push func(list.ListResult) bool) {
 		for i, m := range found {
@@ -130,18 +111,6 @@ func (r *SubscriptionListResource) List(ctx context.Context, req list.ListReques
 				return
 			}
 		}
-	}
-}
-
-// filter is the data source's model holding the same filters, so that both apply one
-// definition of a match (subscriptionsModel.matches).
-func (c subscriptionListModel) filter() subscriptionsModel {
-	return subscriptionsModel{
-		AccountID:       c.AccountID,
-		EventName:       c.EventName,
-		DestinationType: c.DestinationType,
-		LogLevel:        c.LogLevel,
-		Enabled:         c.Enabled,
 	}
 }
 
@@ -179,15 +148,4 @@ func subscriptionDestination(m subscriptionModel) string {
 		where = strings.Trim(env+"/"+m.EventStreamsTopic.ValueString(), "/")
 	}
 	return strings.TrimSpace(m.DestinationType.ValueString() + " " + where)
-}
-
-// sortSubscriptions orders subscriptions as the eventnotify_subscriptions data source lists
-// them: by event name without regard to case, then by id.
-func sortSubscriptions(subs []subscriptionModel) {
-	slices.SortFunc(subs, func(a, b subscriptionModel) int {
-		return cmp.Or(
-			cmp.Compare(strings.ToUpper(a.EventName.ValueString()), strings.ToUpper(b.EventName.ValueString())),
-			cmp.Compare(a.ID.ValueString(), b.ID.ValueString()),
-		)
-	})
 }

@@ -22,15 +22,21 @@ type SubscriptionsDataSource struct {
 	data *providerData
 }
 
+// subscriptionFilters are the filters of the eventnotify_subscriptions data
+// source and of the eventnotify_subscription list resource.
+type subscriptionFilters struct {
+	AccountID       types.String `tfsdk:"account_id"`
+	EventName       types.String `tfsdk:"event_name"`
+	DestinationType types.String `tfsdk:"destination_type"`
+	LogLevel        types.String `tfsdk:"log_level"`
+	Enabled         types.Bool   `tfsdk:"enabled"`
+}
+
 // subscriptionsModel maps the data source.
 type subscriptionsModel struct {
-	AccountID       types.String        `tfsdk:"account_id"`
-	EventName       types.String        `tfsdk:"event_name"`
-	DestinationType types.String        `tfsdk:"destination_type"`
-	LogLevel        types.String        `tfsdk:"log_level"`
-	Enabled         types.Bool          `tfsdk:"enabled"`
-	Subscriptions   []subscriptionModel `tfsdk:"subscriptions"`
-	IDs             []string            `tfsdk:"ids"`
+	subscriptionFilters
+	Subscriptions []subscriptionModel `tfsdk:"subscriptions"`
+	IDs           []string            `tfsdk:"ids"`
 }
 
 // NewSubscriptionsDataSource returns the eventnotify_subscriptions data source.
@@ -107,19 +113,7 @@ func (d *SubscriptionsDataSource) Read(ctx context.Context, req datasource.ReadR
 		return
 	}
 
-	state.Subscriptions = make([]subscriptionModel, 0, len(subs))
-	for i := range subs {
-		m := subscriptionFromAPI(account, &subs[i])
-		if state.matches(m) {
-			state.Subscriptions = append(state.Subscriptions, m)
-		}
-	}
-	slices.SortFunc(state.Subscriptions, func(a, b subscriptionModel) int {
-		return cmp.Or(
-			cmp.Compare(strings.ToUpper(a.EventName.ValueString()), strings.ToUpper(b.EventName.ValueString())),
-			cmp.Compare(a.ID.ValueString(), b.ID.ValueString()),
-		)
-	})
+	state.Subscriptions = state.apply(account, subs)
 	state.IDs = make([]string, len(state.Subscriptions))
 	for i, m := range state.Subscriptions {
 		state.IDs[i] = m.ID.ValueString()
@@ -127,8 +121,26 @@ func (d *SubscriptionsDataSource) Read(ctx context.Context, req datasource.ReadR
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
+// apply returns the account's subscriptions that match the filters, sorted by
+// event name and then id so that the output is stable.
+func (f subscriptionFilters) apply(account string, subs []client.Subscription) []subscriptionModel {
+	found := make([]subscriptionModel, 0, len(subs))
+	for i := range subs {
+		if m := subscriptionFromAPI(account, &subs[i]); f.matches(m) {
+			found = append(found, m)
+		}
+	}
+	slices.SortFunc(found, func(a, b subscriptionModel) int {
+		return cmp.Or(
+			cmp.Compare(strings.ToUpper(a.EventName.ValueString()), strings.ToUpper(b.EventName.ValueString())),
+			cmp.Compare(a.ID.ValueString(), b.ID.ValueString()),
+		)
+	})
+	return found
+}
+
 // matches applies the configured filters.
-func (f subscriptionsModel) matches(m subscriptionModel) bool {
+func (f subscriptionFilters) matches(m subscriptionModel) bool {
 	return (f.EventName.IsNull() || strings.EqualFold(f.EventName.ValueString(), m.EventName.ValueString())) &&
 		(f.DestinationType.IsNull() || f.DestinationType.ValueString() == m.DestinationType.ValueString()) &&
 		(f.LogLevel.IsNull() || f.LogLevel.ValueString() == m.LogLevel.ValueString()) &&
