@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
@@ -46,32 +44,7 @@ func (r *SubscriptionListResource) ListResourceConfigSchema(_ context.Context, _
 			"Each result carries the subscription's identity (`account_id` and `id`), so that " +
 			"`terraform query -generate-config-out=FILE` writes an `eventnotify_subscription` block and an `import` block " +
 			"for every subscription found.",
-		Attributes: map[string]schema.Attribute{
-			"account_id": schema.StringAttribute{
-				MarkdownDescription: "Account to list. Defaults to the provider's `account_id`.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank()},
-			},
-			"event_name": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions to this event, compared without regard to case.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank()},
-			},
-			"destination_type": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions with this destination type: " + enumWords(destinationTypes) + ".",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(destinationTypes...)},
-			},
-			"log_level": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions with this log level: " + enumWords(logLevels) + ".",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
-			},
-			"enabled": schema.BoolAttribute{
-				MarkdownDescription: "Only enabled (`true`) or only disabled (`false`) subscriptions.",
-				Optional:            true,
-			},
-		},
+		Attributes: subscriptionFilterListAttributes(),
 	}
 }
 

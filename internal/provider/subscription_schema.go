@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	lschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -176,6 +177,59 @@ func subscriptionDataSourceAttributes() map[string]dschema.Attribute {
 	attrs := make(map[string]dschema.Attribute)
 	for _, a := range subscriptionAttributes() {
 		attrs[a.name] = a.dataSourceAttribute()
+	}
+	return attrs
+}
+
+// subscriptionFilter is one filter of eventnotify_subscriptions and of the
+// eventnotify_subscription list resource: the one place that describes it.
+type subscriptionFilter struct {
+	name        string
+	description string
+	boolean     bool
+	validators  []validator.String
+}
+
+// subscriptionFilterTable lists the filters in schema order.
+func subscriptionFilterTable() []subscriptionFilter {
+	return []subscriptionFilter{
+		{name: "account_id", description: "Account to list. Defaults to the provider's `account_id`.",
+			validators: []validator.String{notBlank()}},
+		{name: "event_name", description: "Only subscriptions to this event, compared without regard to case.",
+			validators: []validator.String{notBlank()}},
+		{name: "destination_type", description: "Only subscriptions with this destination type: " + enumWords(destinationTypes) + ".",
+			validators: []validator.String{stringvalidator.OneOf(destinationTypes...)}},
+		{name: "log_level", description: "Only subscriptions with this log level: " + enumWords(logLevels) + ".",
+			validators: []validator.String{stringvalidator.OneOf(logLevels...)}},
+		{name: "enabled", description: "Only enabled (`true`) or only disabled (`false`) subscriptions.", boolean: true},
+	}
+}
+
+// subscriptionFilterDataSourceAttributes builds the filters of
+// eventnotify_subscriptions; account_id is computed too (the account listed).
+func subscriptionFilterDataSourceAttributes() map[string]dschema.Attribute {
+	attrs := make(map[string]dschema.Attribute)
+	for _, f := range subscriptionFilterTable() {
+		if f.boolean {
+			attrs[f.name] = dschema.BoolAttribute{MarkdownDescription: f.description, Optional: true}
+			continue
+		}
+		attrs[f.name] = dschema.StringAttribute{MarkdownDescription: f.description, Optional: true,
+			Computed: f.name == "account_id", Validators: f.validators}
+	}
+	return attrs
+}
+
+// subscriptionFilterListAttributes builds the filters of the
+// eventnotify_subscription list resource.
+func subscriptionFilterListAttributes() map[string]lschema.Attribute {
+	attrs := make(map[string]lschema.Attribute)
+	for _, f := range subscriptionFilterTable() {
+		if f.boolean {
+			attrs[f.name] = lschema.BoolAttribute{MarkdownDescription: f.description, Optional: true}
+			continue
+		}
+		attrs[f.name] = lschema.StringAttribute{MarkdownDescription: f.description, Optional: true, Validators: f.validators}
 	}
 	return attrs
 }

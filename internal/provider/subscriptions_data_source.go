@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
@@ -49,46 +47,21 @@ func (d *SubscriptionsDataSource) Metadata(_ context.Context, req datasource.Met
 
 // Schema describes the filters and the list.
 func (d *SubscriptionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := subscriptionFilterDataSourceAttributes()
+	attrs["subscriptions"] = schema.ListNestedAttribute{
+		MarkdownDescription: "The matching subscriptions, with every attribute of the `eventnotify_subscription` resource.",
+		Computed:            true,
+		NestedObject:        schema.NestedAttributeObject{Attributes: subscriptionDataSourceAttributes()},
+	}
+	attrs["ids"] = schema.ListAttribute{
+		MarkdownDescription: "Ids of the matching subscriptions, in the same order.",
+		Computed:            true,
+		ElementType:         types.StringType,
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the subscriptions of an account (operation `listSubscribedEventsForAccount`, every page), " +
 			"optionally filtered, sorted by event name and then id so that the output is stable.",
-		Attributes: map[string]schema.Attribute{
-			"account_id": schema.StringAttribute{
-				MarkdownDescription: "Account to list. Defaults to the provider's `account_id`.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          []validator.String{notBlank()},
-			},
-			"event_name": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions to this event, compared without regard to case.",
-				Optional:            true,
-				Validators:          []validator.String{notBlank()},
-			},
-			"destination_type": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions with this destination type: " + enumWords(destinationTypes) + ".",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(destinationTypes...)},
-			},
-			"log_level": schema.StringAttribute{
-				MarkdownDescription: "Only subscriptions with this log level: " + enumWords(logLevels) + ".",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(logLevels...)},
-			},
-			"enabled": schema.BoolAttribute{
-				MarkdownDescription: "Only enabled (`true`) or only disabled (`false`) subscriptions.",
-				Optional:            true,
-			},
-			"subscriptions": schema.ListNestedAttribute{
-				MarkdownDescription: "The matching subscriptions, with every attribute of the `eventnotify_subscription` resource.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: subscriptionDataSourceAttributes()},
-			},
-			"ids": schema.ListAttribute{
-				MarkdownDescription: "Ids of the matching subscriptions, in the same order.",
-				Computed:            true,
-				ElementType:         types.StringType,
-			},
-		},
+		Attributes: attrs,
 	}
 }
 
