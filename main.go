@@ -3,13 +3,13 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/provider"
 )
@@ -23,10 +23,15 @@ func main() {
 	flag.Parse()
 	quietSDKLogs(os.Environ(), os.Setenv)
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/eventnotify/eventnotify",
-		Debug:   debug,
-	})
+	server, err := provider.ProtocolServer(version)()
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err = tf6server.Serve("registry.terraform.io/eventnotify/eventnotify", func() tfprotov6.ProviderServer { return server }, opts...)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

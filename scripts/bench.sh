@@ -16,6 +16,7 @@
 #   single     as "limit", with max_batch_size = 1: every write on its own
 #   account    one eventnotify_account_subscriptions resource holding the N subscriptions, 20 ms
 #              per request, the default limit
+#   account0   as "account", no latency, max_requests_per_second = 0: the provider's own cost
 #   sdklogs    (N = 1000) as "0 ms", with the plugin SDK's loggers at TRACE (TF_LOG_SDK=TRACE),
 #              which is what they did before main.go turned them off without a TF_LOG* variable
 #   nolog      (N = 1000) as "0 ms", with the plugin SDK's logs turned off (TF_LOG_SDK=OFF,
@@ -307,6 +308,7 @@ for n in $SIZES; do
   scenario limit "$n" provider 20ms 0 ""
   scenario single "$n" provider 20ms 0 "max_batch_size = 1"
   scenario account "$n" account 20ms 0 ""
+  scenario account0 "$n" account 0ms 0 "$unlimited"
   if [ "$n" = 1000 ]; then
     scenario nolog "$n" provider 0ms 0 "$unlimited" "${nolog[@]}"
     scenario sdklogs "$n" provider 0ms 0 "$unlimited" TF_LOG_SDK=TRACE
@@ -319,7 +321,7 @@ elapsed=$(($(date +%s) - started))
 gobench=""
 if [ "${BENCH_GO:-1}" != 0 ]; then
   echo "==> Go benchmarks"
-  gobench=$(go test -run '^$' -bench . -benchmem ./internal/client/ ./internal/mockserver/ 2>&1 | grep -E '^(Benchmark|ok|FAIL|goos|goarch|cpu|pkg)' || true)
+  gobench=$(go test -run '^$' -bench . -benchmem ./internal/client/ ./internal/mockserver/ ./internal/provider/ 2>&1 | grep -E '^(Benchmark|ok|FAIL|goos|goarch|cpu|pkg)' || true)
 fi
 
 echo "==> Writing $OUT"
@@ -359,6 +361,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
       title["20ms"] = "Provider, 20 ms per request, max_requests_per_second = 0"
       title["limit"] = "Provider, 20 ms per request, default limit (10 requests/s), batched writes (the defaults): what users see"
       title["account"] = "One eventnotify_account_subscriptions resource holding all N, 20 ms per request, default limit"
+      title["account0"] = "One eventnotify_account_subscriptions resource holding all N, no latency, max_requests_per_second = 0"
       title["single"] = "Provider, 20 ms per request, default limit (10 requests/s), max_batch_size = 1 (every write on its own)"
       title["sdklogs"] = "Diagnostic: provider, no latency, unlimited, plugin SDK logs at TRACE (as before they were turned off)"
       title["nolog"] = "Diagnostic: provider, no latency, unlimited, plugin SDK logs off"
@@ -459,7 +462,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
   echo
   echo "## Go benchmarks"
   echo
-  echo "\`go test -run '^\$' -bench . -benchmem ./internal/client/ ./internal/mockserver/\`"
+  echo "\`go test -run '^\$' -bench . -benchmem ./internal/client/ ./internal/mockserver/ ./internal/provider/\`"
   echo
   echo '```'
   echo "${gobench:-skipped (BENCH_GO=0)}"

@@ -220,13 +220,23 @@ func (r *AccountSubscriptionsResource) ValidateConfig(ctx context.Context, req r
 		if !ok || obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
-		if d, ok := obj.Attributes()["destination_type"].(types.String); ok && d.ValueString() == "EMAIL" {
-			resp.Diagnostics.AddAttributeWarning(path.Root("subscriptions").AtMapKey(key).AtName("destination_type"),
-				"EMAIL destinations are not delivered yet",
-				"The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS "+
-					"destinations only, so this subscription will be stored but may notify no one.")
+		if d, ok := obj.Attributes()["destination_type"].(types.String); ok {
+			resp.Diagnostics.Append(entryWarnings(key, d)...)
 		}
 	}
+}
+
+// entryWarnings are the warnings about one configured entry: a destination
+// the service does not deliver to.
+func entryWarnings(key string, destinationType types.String) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if destinationType.ValueString() == "EMAIL" {
+		diags.AddAttributeWarning(path.Root("subscriptions").AtMapKey(key).AtName("destination_type"),
+			"EMAIL destinations are not delivered yet",
+			"The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS "+
+				"destinations only, so this subscription will be stored but may notify no one.")
+	}
+	return diags
 }
 
 // entryInputs is what the user sets on an entry, compared as the service
@@ -772,27 +782,12 @@ func freeKey[V any](m map[string]V, candidates ...string) string {
 }
 
 // Read lists the account (listSubscribedEventsForAccount, page by page) and
-// refreshes every entry by its subscription's id. An entry whose subscription
-// is gone is dropped, so that the plan creates it again; a subscription that
-// no entry holds is added under its id, so that the plan shows its removal.
+// refreshes every entry by its subscription's id (refreshEntries).
 func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "account_subscriptions resource") {
 		return
-	}
-	account := state.AccountID.ValueString()
-	if account == "" {
-		account = state.ID.ValueString()
-	}
-	list, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
-		return
-	}
-	byID := make(map[string]*client.Subscription, len(list))
-	for i := range list {
-		byID[strings.ToLower(list[i].ID)] = &list[i]
 	}
 	held := map[string]accountEntry{}
 	if !state.Subscriptions.IsNull() && !state.Subscriptions.IsUnknown() {
@@ -802,6 +797,48 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	account := stateAccount(state.AccountID, state.ID)
+	fresh, diags := r.refreshEntries(ctx, account, held)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, diags := entriesMap(fresh, nil)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state.ID = types.StringValue(account)
+	state.AccountID = types.StringValue(account)
+	state.Subscriptions = m
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// stateAccount is the account of a state: account_id, or the id alone right
+// after an import.
+func stateAccount(accountID, id types.String) string {
+	if account := accountID.ValueString(); account != "" {
+		return account
+	}
+	return id.ValueString()
+}
+
+// refreshEntries lists the account and returns what the held entries are on
+// the service, by subscription id. An entry whose subscription is gone is
+// dropped, so that the plan creates it again; a subscription that no entry
+// holds is added under its id, so that the plan shows its removal. An entry
+// keeps its event name's spelling while the service's differs only in case.
+func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry) (map[string]accountEntry, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	list, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	if err != nil {
+		addClientError(&diags, "Unable to list the subscriptions of account "+account, err)
+		return nil, diags
+	}
+	byID := make(map[string]*client.Subscription, len(list))
+	for i := range list {
+		byID[strings.ToLower(list[i].ID)] = &list[i]
 	}
 	fresh := make(map[string]accountEntry, len(list))
 	seen := make(map[string]bool, len(list))
@@ -814,7 +851,7 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 			continue
 		}
 		seen[id] = true
-		fresh[key] = accountEntryFromAPI(sub).withSpelling(held[key].EventName)
+		fresh[key] = accountEntryFromAPI(sub)
 	}
 	for i := range list {
 		if id := strings.ToLower(list[i].ID); !seen[id] {
@@ -822,15 +859,14 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 			fresh[freeKey(fresh, list[i].ID)] = accountEntryFromAPI(&list[i])
 		}
 	}
-	m, diags := entriesMap(fresh, nil)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	// What the event name's semantic equality does for the framework: under a
+	// key the state has, a spelling that differs only in case is the state's.
+	for key, e := range fresh {
+		if h, ok := held[key]; ok {
+			fresh[key] = e.withSpelling(h.EventName)
+		}
 	}
-	state.ID = types.StringValue(account)
-	state.AccountID = types.StringValue(account)
-	state.Subscriptions = m
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return fresh, diags
 }
 
 // Delete deletes every subscription of the account in one request

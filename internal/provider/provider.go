@@ -5,6 +5,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -37,6 +38,9 @@ type EventNotifyProvider struct {
 	// adjustClient, when set, changes the client configuration before the
 	// client is built (tests use it to make batching deterministic).
 	adjustClient func(*client.Config)
+	// configured is what Configure handed to the resources, for the calls that
+	// the protocol server answers without the framework (accountProtocol).
+	configured atomic.Pointer[providerData]
 }
 
 // providerModel maps the provider block.
@@ -222,6 +226,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data
 	resp.ListResourceData = data
+	p.configured.Store(data)
 	tflog.Info(ctx, "Configured eventnotify client")
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -32,7 +31,7 @@ const (
 
 // testProviderFactories serves the provider in-process to the Terraform CLI.
 var testProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"eventnotify": providerserver.NewProtocol6WithError(New("test")()),
+	"eventnotify": ProtocolServer("test"),
 }
 
 // TestMain makes acceptance runs hermetic: no CLI configuration file, no
@@ -68,7 +67,7 @@ type testMock struct {
 
 // newTestMock starts a fresh mock server for one test, with a password user,
 // an API-token user and an OTP user, all allowed on testAccount.
-func newTestMock(t *testing.T) *testMock {
+func newTestMock(t testing.TB) *testMock {
 	t.Helper()
 	srv := mockserver.New(mockserver.Config{Users: []mockserver.User{
 		{Username: testUser, Password: testPassword},

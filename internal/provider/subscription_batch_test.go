@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -54,8 +53,9 @@ func (g *batchGate) ready(_ string, pending int) bool {
 // factories serves the provider with the gate deciding when batches go out.
 func (g *batchGate) factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": providerserver.NewProtocol6WithError(&EventNotifyProvider{version: "test",
-			adjustClient: func(c *client.Config) { c.BatchReady = g.ready }}),
+		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
+			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) { c.BatchReady = g.ready }}
+		}),
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -34,16 +33,22 @@ type listProviderServer interface {
 
 // listServer is a provider server configured against a mock, with the schemas it reports.
 type listServer struct {
-	t        *testing.T
+	t        testing.TB
 	server   listProviderServer
 	schemas  *tfprotov6.GetProviderSchemaResponse
 	identity tftypes.Type // the identity's object type
 }
 
 // newListServer serves the provider and reads its schemas, without configuring it.
-func newListServer(t *testing.T) *listServer {
+func newListServer(t testing.TB) *listServer {
 	t.Helper()
-	plain, err := providerserver.NewProtocol6WithError(New("test")())()
+	return newListServerFrom(t, ProtocolServer("test"))
+}
+
+// newListServerFrom is newListServer for the server that factory builds.
+func newListServerFrom(t testing.TB, factory func() (tfprotov6.ProviderServer, error)) *listServer {
+	t.Helper()
+	plain, err := factory()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,9 +76,14 @@ func newListServer(t *testing.T) *listServer {
 
 // newConfiguredListServer serves the provider configured for the mock (testAccount, the
 // password user, no rate limit, no retries), as Terraform 1.14 would.
-func newConfiguredListServer(t *testing.T, m *testMock) *listServer {
+func newConfiguredListServer(t testing.TB, m *testMock) *listServer {
 	t.Helper()
-	s := newListServer(t)
+	return configuredForMock(newListServer(t), m)
+}
+
+// configuredForMock configures s as newConfiguredListServer does.
+func configuredForMock(s *listServer, m *testMock) *listServer {
+	s.t.Helper()
 	s.configure(map[string]tftypes.Value{
 		"account_id":              tftypes.NewValue(tftypes.String, testAccount),
 		"base_url":                tftypes.NewValue(tftypes.String, m.URL),
@@ -211,7 +221,7 @@ func (s *listServer) validate(args map[string]any) []*tfprotov6.Diagnostic {
 }
 
 // objectValues decodes an object of primitives: strings, bools, int64 numbers, nil for null.
-func objectValues(t *testing.T, v tftypes.Value) map[string]any {
+func objectValues(t testing.TB, v tftypes.Value) map[string]any {
 	t.Helper()
 	var attrs map[string]tftypes.Value
 	if err := v.As(&attrs); err != nil {
@@ -243,7 +253,7 @@ func objectValues(t *testing.T, v tftypes.Value) map[string]any {
 }
 
 // requireNoDiagnostics fails the test on any diagnostic.
-func requireNoDiagnostics(t *testing.T, what string, diags []*tfprotov6.Diagnostic) {
+func requireNoDiagnostics(t testing.TB, what string, diags []*tfprotov6.Diagnostic) {
 	t.Helper()
 	for _, d := range diags {
 		t.Fatalf("%s: unexpected diagnostic (%s) %q: %s", what, d.Severity, d.Summary, d.Detail)

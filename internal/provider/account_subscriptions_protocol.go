@@ -1,0 +1,370 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// accountProtocol answers three calls of eventnotify_account_subscriptions from the plugin
+// protocol's values directly, on their common path:
+//   - ValidateResourceConfig of a configuration whose entries are known objects: the
+//     attributes' own validators and the resource's entryWarnings;
+//   - ReadResource of a state without private data: refreshEntries, the resource's own Read;
+//   - PlanResourceChange of an update that changes nothing: the plan is the prior state.
+//
+// Every plan of the resource makes all three (Terraform validates twice). The framework's
+// cost of a call grows with every value of a resource's data: it walks the configuration,
+// the plan and the state several times per call and looks up each value's schema each time.
+// For one resource holding 1000 subscriptions (14,000 values) that is about 0.2 s of CPU to
+// validate, 0.4 s to read and 1.2 s to plan (BenchmarkAccountSubscriptions1000), where
+// Terraform plans 1000 terraform_data in about 1.4 s in all. Everything else goes to the
+// framework, and so does any request these paths do not recognise as theirs: a create,
+// destroy or change, private state, an identity, a value that does not decode, a provider
+// not yet configured, a configuration the schema rejects (a read-only attribute set, a
+// required one left out). TestAccountProtocol_* check, call by call, that both answer the
+// same.
+type accountProtocol struct {
+	provider *EventNotifyProvider
+	typeName string         // eventnotify_account_subscriptions
+	schema   schema.Schema  // the resource's schema
+	typ      tftypes.Object // the resource's value type
+	entry    tftypes.Type   // the value type of one entry of subscriptions
+}
+
+// newAccountProtocol reads the resource's type name and value type from the resource.
+func newAccountProtocol(p *EventNotifyProvider) *accountProtocol {
+	ctx := context.Background()
+	var meta provider.MetadataResponse
+	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
+	r := &AccountSubscriptionsResource{}
+	var name resource.MetadataResponse
+	r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &name)
+	var s resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &s)
+	typ, _ := s.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	return &accountProtocol{provider: p, typeName: name.TypeName, schema: s.Schema, typ: typ,
+		entry: accountEntryType().TerraformType(ctx)}
+}
+
+// accountValue is the top level of the resource's value.
+type accountValue struct {
+	id, accountID tftypes.Value
+	subscriptions map[string]tftypes.Value // nil when the map is null
+}
+
+// decodeAccount decodes a known object value of the resource; false when it is not one.
+func (a *accountProtocol) decodeAccount(dv *tfprotov6.DynamicValue) (tftypes.Value, accountValue, bool) {
+	if dv == nil {
+		return tftypes.Value{}, accountValue{}, false
+	}
+	v, err := dv.Unmarshal(a.typ)
+	if err != nil || v.IsNull() || !v.IsKnown() {
+		return v, accountValue{}, false
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		return v, accountValue{}, false
+	}
+	out := accountValue{id: attrs["id"], accountID: attrs["account_id"]}
+	subs := attrs["subscriptions"]
+	if !subs.IsKnown() {
+		return v, accountValue{}, false
+	}
+	if !subs.IsNull() {
+		if err := subs.As(&out.subscriptions); err != nil {
+			return v, accountValue{}, false
+		}
+	}
+	return v, out, true
+}
+
+// stringOf returns a known string value, "" for null; false for anything else.
+func stringOf(v tftypes.Value) (string, bool) {
+	if !v.IsKnown() || !v.Type().Is(tftypes.String) {
+		return "", false
+	}
+	var s string
+	if v.IsNull() {
+		return "", true
+	}
+	if v.As(&s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// validateResourceConfig is ValidateResourceConfig of a configuration whose subscriptions
+// are a known map of known objects, and which sets every required attribute and no
+// read-only one.
+func (a *accountProtocol) validateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, bool) {
+	config, top, ok := a.decodeAccount(req.Config)
+	if !ok || top.subscriptions == nil {
+		return nil, false
+	}
+	var attrs map[string]tftypes.Value
+	if config.As(&attrs) != nil {
+		return nil, false
+	}
+	entries := make(map[string]map[string]tftypes.Value, len(top.subscriptions))
+	for key, v := range top.subscriptions {
+		var e map[string]tftypes.Value
+		if v.IsNull() || !v.IsKnown() || v.As(&e) != nil {
+			return nil, false
+		}
+		entries[key] = e
+	}
+	cfg := tfsdk.Config{Raw: config, Schema: a.schema}
+	var diags diag.Diagnostics
+	// The resource's ValidateConfig first, as the framework calls it.
+	keys := sortedKeys(entries)
+	for _, key := range keys {
+		destination, ok := stringValue(entries[key]["destination_type"])
+		if !ok {
+			return nil, false
+		}
+		diags.Append(entryWarnings(key, destination)...)
+	}
+	for name, attribute := range a.schema.Attributes {
+		nested, isMap := attribute.(schema.MapNestedAttribute)
+		if !isMap {
+			if !validateAttribute(ctx, cfg, path.Root(name), attribute, attrs[name], &diags) {
+				return nil, false
+			}
+			continue
+		}
+		if len(nested.Validators) > 0 || nested.DeprecationMessage != "" || len(nested.NestedObject.Validators) > 0 {
+			return nil, false
+		}
+		for _, key := range keys {
+			for nestedName, nestedAttribute := range nested.NestedObject.Attributes {
+				p := path.Root(name).AtMapKey(key).AtName(nestedName)
+				if !validateAttribute(ctx, cfg, p, nestedAttribute, entries[key][nestedName], &diags) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protocolDiagnostics(diags)}, true
+}
+
+// validateAttribute runs an attribute's validators on its configured value v at path p; false
+// where the framework must answer: a read-only attribute set, a required one left out, a
+// deprecation, or validators of a kind this does not run.
+func validateAttribute(ctx context.Context, cfg tfsdk.Config, p path.Path, attribute schema.Attribute, v tftypes.Value, diags *diag.Diagnostics) bool {
+	if attribute.GetDeprecationMessage() != "" || attribute.IsComputed() && !attribute.IsOptional() && !v.IsNull() ||
+		attribute.IsRequired() && v.IsNull() {
+		return false
+	}
+	switch attribute := attribute.(type) {
+	case schema.StringAttribute:
+		value, ok := stringValue(v)
+		if !ok {
+			return false
+		}
+		for _, check := range attribute.Validators {
+			resp := &validator.StringResponse{}
+			check.ValidateString(ctx, validator.StringRequest{Config: cfg, ConfigValue: value, Path: p, PathExpression: p.Expression()}, resp)
+			diags.Append(resp.Diagnostics...)
+		}
+		return true
+	case schema.BoolAttribute:
+		return len(attribute.Validators) == 0
+	case schema.Int64Attribute:
+		return len(attribute.Validators) == 0
+	}
+	return false
+}
+
+// stringValue converts a string value, null or unknown included.
+func stringValue(v tftypes.Value) (types.String, bool) {
+	switch {
+	case !v.Type().Is(tftypes.String):
+		return types.String{}, false
+	case !v.IsKnown():
+		return types.StringUnknown(), true
+	case v.IsNull():
+		return types.StringNull(), true
+	}
+	var s string
+	if v.As(&s) != nil {
+		return types.String{}, false
+	}
+	return types.StringValue(s), true
+}
+
+// readResource is ReadResource of a state without private data or identity.
+func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, bool) {
+	data := a.provider.configured.Load()
+	if data == nil || len(req.Private) > 0 || req.CurrentIdentity != nil {
+		return nil, false
+	}
+	state, top, ok := a.decodeAccount(req.CurrentState)
+	if !ok || !state.IsFullyKnown() {
+		return nil, false
+	}
+	id, okID := stringOf(top.id)
+	accountID, okAccount := stringOf(top.accountID)
+	if !okID || !okAccount {
+		return nil, false
+	}
+	held := make(map[string]accountEntry, len(top.subscriptions))
+	for key, v := range top.subscriptions {
+		e, ok := a.entryFromTerraform(ctx, v)
+		if !ok {
+			return nil, false
+		}
+		held[key] = e
+	}
+
+	account := stateAccount(types.StringValue(accountID), types.StringValue(id))
+	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(ctx, account, held)
+	if diags.HasError() {
+		// As the framework answers a failed Read: the state as it was.
+		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Diagnostics: protocolDiagnostics(diags)}, true
+	}
+	elems := make(map[string]tftypes.Value, len(fresh))
+	for key, e := range fresh {
+		obj, d := e.object()
+		if d.HasError() {
+			return nil, false
+		}
+		v, err := obj.ToTerraformValue(ctx)
+		if err != nil {
+			return nil, false
+		}
+		elems[key] = v
+	}
+	newState := tftypes.NewValue(a.typ, map[string]tftypes.Value{
+		"id":            tftypes.NewValue(tftypes.String, account),
+		"account_id":    tftypes.NewValue(tftypes.String, account),
+		"subscriptions": tftypes.NewValue(tftypes.Map{ElementType: a.entry}, elems),
+	})
+	dv, err := tfprotov6.NewDynamicValue(a.typ, newState)
+	if err != nil {
+		return nil, false
+	}
+	return &tfprotov6.ReadResourceResponse{NewState: &dv, Diagnostics: protocolDiagnostics(diags)}, true
+}
+
+// entryFromTerraform reads one known entry of a state.
+func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Value) (accountEntry, bool) {
+	if v.IsNull() || !v.IsFullyKnown() {
+		return accountEntry{}, false
+	}
+	value, err := accountEntryType().ValueFromTerraform(ctx, v)
+	if err != nil {
+		return accountEntry{}, false
+	}
+	obj, ok := value.(types.Object)
+	if !ok {
+		return accountEntry{}, false
+	}
+	e, diags := entryFromObject(obj)
+	return e, !diags.HasError()
+}
+
+// planResourceChange is PlanResourceChange of an update that changes nothing: the proposed
+// new state is the prior state, and neither the defaults nor the provider's account change
+// it. The framework would plan the prior state: no computed value is marked unknown (the
+// plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
+// every entry's subscription under its key (copyComputed of identical entries).
+func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
+	data := a.provider.configured.Load()
+	if data == nil || len(req.PriorPrivate) > 0 || req.PriorIdentity != nil {
+		return nil, false
+	}
+	prior, held, ok := a.decodeAccount(req.PriorState)
+	if !ok || !prior.IsFullyKnown() {
+		return nil, false
+	}
+	proposed, _, ok := a.decodeAccount(req.ProposedNewState)
+	if !ok || !proposed.Equal(prior) {
+		return nil, false
+	}
+	_, config, ok := a.decodeAccount(req.Config)
+	if !ok || config.subscriptions == nil || len(config.subscriptions) != len(held.subscriptions) {
+		return nil, false
+	}
+	// ModifyPlan plans the provider's account where the configuration has none.
+	if config.accountID.IsNull() {
+		account, ok := stringOf(held.accountID)
+		if !ok || account != data.account(types.StringNull()) {
+			return nil, false
+		}
+	}
+	// The default of enabled applies where the configuration leaves it out.
+	for key, c := range config.subscriptions {
+		if !enabledLeftOut(c) {
+			continue
+		}
+		if on, ok := enabledOf(held.subscriptions[key]); !ok || !on {
+			return nil, false
+		}
+	}
+	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState}, true
+}
+
+// enabledLeftOut reports whether a configured entry leaves enabled out (or is not an
+// object whose enabled can be read, which the caller treats the same: no shortcut).
+func enabledLeftOut(entry tftypes.Value) bool {
+	var attrs map[string]tftypes.Value
+	if !entry.IsKnown() || entry.IsNull() || entry.As(&attrs) != nil {
+		return true
+	}
+	return attrs["enabled"].IsNull()
+}
+
+// enabledOf returns a state entry's enabled.
+func enabledOf(entry tftypes.Value) (bool, bool) {
+	var attrs map[string]tftypes.Value
+	if !entry.IsKnown() || entry.IsNull() || entry.As(&attrs) != nil {
+		return false, false
+	}
+	enabled := attrs["enabled"]
+	var on bool
+	if !enabled.IsKnown() || enabled.IsNull() || enabled.As(&on) != nil {
+		return false, false
+	}
+	return on, true
+}
+
+// protocolDiagnostics converts diagnostics as the framework does: severity, summary,
+// detail, and the attribute path of those that have one.
+func protocolDiagnostics(diags diag.Diagnostics) []*tfprotov6.Diagnostic {
+	var out []*tfprotov6.Diagnostic
+	for _, d := range diags {
+		pd := &tfprotov6.Diagnostic{Summary: d.Summary(), Detail: d.Detail(), Severity: tfprotov6.DiagnosticSeverityError}
+		if d.Severity() == diag.SeverityWarning {
+			pd.Severity = tfprotov6.DiagnosticSeverityWarning
+		}
+		if withPath, ok := d.(diag.DiagnosticWithPath); ok {
+			pd.Attribute = terraformPath(withPath.Path())
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// terraformPath converts an attribute path made of names and map keys.
+func terraformPath(p path.Path) *tftypes.AttributePath {
+	out := tftypes.NewAttributePath()
+	for _, step := range p.Steps() {
+		switch s := step.(type) {
+		case path.PathStepAttributeName:
+			out = out.WithAttributeName(string(s))
+		case path.PathStepElementKeyString:
+			out = out.WithElementKeyString(string(s))
+		}
+	}
+	return out
+}

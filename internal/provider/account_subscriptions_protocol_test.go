@@ -1,0 +1,441 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// accountProtocol answers some calls of eventnotify_account_subscriptions without the
+// framework. These tests send the same requests to the framework's server alone and to
+// ProtocolServer, both configured against one mock, and require the same answers: the
+// framework is the reference. Each case also says whether accountProtocol answers it itself,
+// so that a case meant for the fast path cannot pass by going to the framework.
+
+// unknown stands for an unknown value in the attribute maps of these tests.
+type unknown struct{}
+
+// twinServers are the framework's server and ProtocolServer, configured for one mock.
+type twinServers struct {
+	t         *testing.T
+	framework *listServer
+	fast      *listServer
+	protocol  *accountProtocol
+}
+
+func newTwinServers(t *testing.T, m *testMock) *twinServers {
+	t.Helper()
+	framework := configuredForMock(newListServerFrom(t, providerserver.NewProtocol6WithError(New("test")())), m)
+	fast := newConfiguredListServer(t, m)
+	ps, ok := fast.server.(*protocolServer)
+	if !ok {
+		t.Fatalf("ProtocolServer serves %T", fast.server)
+	}
+	return &twinServers{t: t, framework: framework, fast: fast, protocol: ps.account}
+}
+
+// value builds a value of type typ from Go values: string, bool, int64, nil (null),
+// unknown{}, a tftypes.Value as it is, or for an object a map of them (attributes left out
+// are null).
+func value(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
+	t.Helper()
+	switch v := v.(type) {
+	case nil:
+		return tftypes.NewValue(typ, nil)
+	case unknown:
+		return tftypes.NewValue(typ, tftypes.UnknownValue)
+	case tftypes.Value:
+		return v
+	case int64:
+		return tftypes.NewValue(typ, new(big.Float).SetInt64(v))
+	case map[string]any:
+		object, ok := typ.(tftypes.Object)
+		if !ok {
+			t.Fatalf("a map of attributes for %s", typ)
+		}
+		attrs := make(map[string]tftypes.Value, len(object.AttributeTypes))
+		for name, attrType := range object.AttributeTypes {
+			attrs[name] = value(t, attrType, v[name])
+		}
+		for name := range v {
+			if _, ok := object.AttributeTypes[name]; !ok {
+				t.Fatalf("%s has no attribute %q", typ, name)
+			}
+		}
+		return tftypes.NewValue(typ, attrs)
+	}
+	return tftypes.NewValue(typ, v)
+}
+
+// account builds a value of the resource: top-level attributes, and subscriptions as given
+// (a map of entries, or a map[string]any whose entries may be nil or unknown{}; nil for a null
+// map, unknown{} for an unknown one).
+func (tw *twinServers) account(top map[string]any, subscriptions any) tftypes.Value {
+	mapType := tftypes.Map{ElementType: tw.protocol.entry}
+	var subs tftypes.Value
+	switch s := subscriptions.(type) {
+	case map[string]map[string]any:
+		elems := make(map[string]tftypes.Value, len(s))
+		for key, e := range s {
+			elems[key] = value(tw.t, tw.protocol.entry, e)
+			if e == nil {
+				elems[key] = tftypes.NewValue(tw.protocol.entry, nil)
+			}
+		}
+		subs = tftypes.NewValue(mapType, elems)
+	case map[string]any:
+		elems := make(map[string]tftypes.Value, len(s))
+		for key, e := range s {
+			elems[key] = value(tw.t, tw.protocol.entry, e)
+		}
+		subs = tftypes.NewValue(mapType, elems)
+	default:
+		subs = value(tw.t, mapType, s)
+	}
+	attrs := map[string]any{"subscriptions": subs}
+	for k, v := range top {
+		attrs[k] = v
+	}
+	return value(tw.t, tw.protocol.typ, attrs)
+}
+
+// dynamic encodes a value of the resource.
+func (tw *twinServers) dynamic(v tftypes.Value) *tfprotov6.DynamicValue {
+	dv, err := tfprotov6.NewDynamicValue(tw.protocol.typ, v)
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	return &dv
+}
+
+// sameValue fails unless two encoded values of the resource are equal.
+func (tw *twinServers) sameValue(what string, framework, fast *tfprotov6.DynamicValue) {
+	tw.t.Helper()
+	if (framework == nil) != (fast == nil) {
+		tw.t.Fatalf("%s: the framework answers %v, ProtocolServer %v", what, framework, fast)
+	}
+	if framework == nil {
+		return
+	}
+	a, errA := framework.Unmarshal(tw.protocol.typ)
+	b, errB := fast.Unmarshal(tw.protocol.typ)
+	if errA != nil || errB != nil {
+		tw.t.Fatalf("%s: %v, %v", what, errA, errB)
+	}
+	if !a.Equal(b) {
+		diffs, _ := a.Diff(b)
+		tw.t.Fatalf("%s differs from the framework's: %v", what, diffs)
+	}
+}
+
+// diagnosticSet renders diagnostics in an order of their own (the framework's follows Go
+// map iteration).
+func diagnosticSet(diags []*tfprotov6.Diagnostic) []string {
+	out := make([]string, 0, len(diags))
+	for _, d := range diags {
+		out = append(out, fmt.Sprintf("%s|%s|%s|%s", d.Severity, d.Summary, d.Detail, d.Attribute))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sameDiagnostics fails unless both servers gave the same diagnostics.
+func (tw *twinServers) sameDiagnostics(what string, framework, fast []*tfprotov6.Diagnostic) {
+	tw.t.Helper()
+	a, b := diagnosticSet(framework), diagnosticSet(fast)
+	if !slices.Equal(a, b) {
+		tw.t.Fatalf("%s: diagnostics differ\nframework:       %q\nProtocolServer:  %q", what, a, b)
+	}
+}
+
+// seedKinds gives the mock's testAccount subscriptions of several kinds, one disabled.
+func seedKinds(m *testMock) []mockserver.Subscription {
+	var subs []mockserver.Subscription
+	for i, s := range []mockserver.Subscription{
+		{EventName: "Atom.Status", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", EventStreamsEnvironment: "env-1",
+			EventStreamsEnvironmentName: "Production", EventStreamsTopic: "atoms", Enabled: true},
+		{EventName: "PROCESS.EXECUTION", DestinationType: "EVENT_STREAMS", LogLevel: "WARNING", EventStreamsTopic: "procs", Enabled: true},
+		{EventName: "flow.deployed", DestinationType: "EMAIL", LogLevel: "INFO", DestinationEmail: "ops@example.com", Enabled: true},
+		{EventName: "queue.depth", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", Enabled: false},
+		{EventName: "Atom.Status", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "atoms-info", Enabled: true},
+	} {
+		s.SubscriptionID = fmt.Sprintf("00000000-0000-4000-8000-%012d", i+1)
+		s.CreatedBy, s.LastUpdatedUserID = testUser, testUser
+		s.CreatedDate, s.LastUpdatedDate = int64(1_700_000_000_000+i), int64(1_700_000_100_000+i)
+		subs = append(subs, m.PutSubscription(testAccount, s))
+	}
+	return subs
+}
+
+// stateEntry is a subscription as an entry of the state holds it.
+func stateEntry(s mockserver.Subscription) map[string]any {
+	optional := func(v string) any {
+		if v == "" {
+			return nil
+		}
+		return v
+	}
+	return map[string]any{
+		"id": s.SubscriptionID, "event_name": s.EventName, "destination_type": s.DestinationType, "log_level": s.LogLevel,
+		"event_streams_environment_id": optional(s.EventStreamsEnvironment), "event_streams_environment_name": optional(s.EventStreamsEnvironmentName),
+		"event_streams_topic": optional(s.EventStreamsTopic), "enabled": s.Enabled, "destination_email": optional(s.DestinationEmail),
+		"created_date": s.CreatedDate, "last_updated_date": s.LastUpdatedDate, "created_by": optional(s.CreatedBy),
+		"last_updated_by": optional(s.LastUpdatedUserID),
+	}
+}
+
+// configEntry is a subscription as the configuration sets it: the state entry without what
+// the provider computes.
+func configEntry(s mockserver.Subscription) map[string]any {
+	e := stateEntry(s)
+	for _, computed := range []string{"id", "destination_email", "created_date", "last_updated_date", "created_by", "last_updated_by"} {
+		delete(e, computed)
+	}
+	return e
+}
+
+// with returns a copy of an entry with some attributes changed.
+func with(e map[string]any, changes map[string]any) map[string]any {
+	out := make(map[string]any, len(e))
+	for k, v := range e {
+		out[k] = v
+	}
+	for k, v := range changes {
+		out[k] = v
+	}
+	return out
+}
+
+// byID keys entries by subscription id, as an import does.
+func byID(subs []mockserver.Subscription, entry func(mockserver.Subscription) map[string]any) map[string]map[string]any {
+	out := make(map[string]map[string]any, len(subs))
+	for _, s := range subs {
+		out[s.SubscriptionID] = entry(s)
+	}
+	return out
+}
+
+func TestAccountProtocol_readMatchesFramework(t *testing.T) {
+	m := newTestMock(t)
+	subs := seedKinds(m)
+	tw := newTwinServers(t, m)
+	top := map[string]any{"id": testAccount, "account_id": testAccount}
+	imported, err := tw.framework.server.ImportResourceState(context.Background(), &tfprotov6.ImportResourceStateRequest{
+		TypeName: tw.protocol.typeName, ID: testAccount})
+	if err != nil || len(imported.ImportedResources) != 1 || len(imported.ImportedResources[0].Private) == 0 {
+		t.Fatalf("import: %v %+v", err, imported)
+	}
+	gone := "00000000-0000-4000-8000-0000000000ff"
+	cases := []struct {
+		name     string
+		state    tftypes.Value
+		private  []byte
+		fault    *mockserver.Fault
+		wantFast bool
+	}{
+		{name: "keys are ids, as imported", state: tw.account(top, byID(subs, stateEntry)), wantFast: true},
+		{name: "named keys, stale values, other spellings", wantFast: true, state: tw.account(top, map[string]map[string]any{
+			"atoms":  with(stateEntry(subs[0]), map[string]any{"event_name": "atom.status", "log_level": "INFO"}),
+			"procs":  with(stateEntry(subs[1]), map[string]any{"event_name": "Process.Execution", "enabled": false}),
+			"flows":  with(stateEntry(subs[2]), map[string]any{"destination_email": nil}),
+			"queue":  stateEntry(subs[3]),
+			"atoms2": with(stateEntry(subs[4]), map[string]any{"event_streams_topic": "renamed", "event_name": "ATOM.STATUS"}),
+		})},
+		{name: "a subscription gone and one not held", wantFast: true, state: tw.account(top, map[string]map[string]any{
+			"gone": with(stateEntry(subs[0]), map[string]any{"id": gone}), "atoms": stateEntry(subs[0]),
+			"procs": stateEntry(subs[1]), "flows": stateEntry(subs[2]),
+		})},
+		{name: "two keys hold one subscription", wantFast: true, state: tw.account(top, map[string]map[string]any{
+			"a": stateEntry(subs[0]), "b": stateEntry(subs[0]), "c": stateEntry(subs[1]),
+		})},
+		{name: "a key named as an unheld subscription's id", wantFast: true, state: tw.account(top, map[string]map[string]any{
+			subs[1].SubscriptionID: with(stateEntry(subs[0]), map[string]any{"id": gone, "event_name": "process.execution"}),
+		})},
+		{name: "null map, as after an import", state: tw.account(top, nil), wantFast: true},
+		{name: "empty map", state: tw.account(top, map[string]map[string]any{}), wantFast: true},
+		{name: "account id only", state: tw.account(map[string]any{"id": testAccount}, nil), wantFast: true},
+		{name: "private data from an import", state: tw.account(top, nil), private: imported.ImportedResources[0].Private},
+		{name: "the listing fails", state: tw.account(top, byID(subs, stateEntry)), wantFast: true,
+			fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscriptions, Status: 403, Count: 1}},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tw.t = t
+			req := func() *tfprotov6.ReadResourceRequest {
+				if tc.fault != nil {
+					m.InjectFault(*tc.fault)
+				}
+				return &tfprotov6.ReadResourceRequest{TypeName: tw.protocol.typeName, CurrentState: tw.dynamic(tc.state), Private: tc.private}
+			}
+			if _, fast := tw.protocol.readResource(ctx, req()); fast != tc.wantFast {
+				m.ClearFaults()
+				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
+			}
+			framework, err := tw.framework.server.ReadResource(ctx, req())
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := tw.fast.server.ReadResource(ctx, req())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tw.sameDiagnostics("ReadResource", framework.Diagnostics, fast.Diagnostics)
+			tw.sameValue("the new state", framework.NewState, fast.NewState)
+			if string(framework.Private) != string(fast.Private) {
+				t.Fatalf("private data: the framework answers %q, ProtocolServer %q", framework.Private, fast.Private)
+			}
+			if tc.fault != nil && len(fast.Diagnostics) == 0 {
+				t.Fatal("a failed listing gave no diagnostic")
+			}
+		})
+	}
+}
+
+func TestAccountProtocol_planMatchesFramework(t *testing.T) {
+	m := newTestMock(t)
+	subs := seedKinds(m)
+	tw := newTwinServers(t, m)
+	top := map[string]any{"id": testAccount, "account_id": testAccount}
+	prior := tw.account(top, byID(subs, stateEntry))
+	configTop := map[string]any{"account_id": testAccount}
+	enabledLeftOut := func(s mockserver.Subscription) map[string]any {
+		e := configEntry(s)
+		if s.Enabled {
+			delete(e, "enabled")
+		}
+		return e
+	}
+	changed := byID(subs, stateEntry)
+	changed[subs[1].SubscriptionID] = with(changed[subs[1].SubscriptionID], map[string]any{"log_level": "ERROR", "last_updated_date": nil})
+	added := byID(subs, stateEntry)
+	added["new"] = with(configEntry(subs[0]), map[string]any{"event_streams_topic": "new"})
+	addedConfig := byID(subs, configEntry)
+	addedConfig["new"] = added["new"]
+	otherTop := map[string]any{"id": "other-account", "account_id": "other-account"}
+	cases := []struct {
+		name                      string
+		prior, proposed, config   tftypes.Value
+		private                   []byte
+		wantFast, wantReplacement bool
+	}{
+		{name: "nothing changes", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
+		{name: "account_id left out: the provider's", prior: prior, proposed: prior,
+			config: tw.account(nil, byID(subs, configEntry)), wantFast: true},
+		{name: "enabled left out where it is true", prior: prior, proposed: prior,
+			config: tw.account(configTop, byID(subs, enabledLeftOut)), wantFast: true},
+		{name: "enabled left out where it is false", prior: prior, proposed: prior,
+			config: tw.account(configTop, byID(subs, func(s mockserver.Subscription) map[string]any {
+				e := configEntry(s)
+				delete(e, "enabled")
+				return e
+			}))},
+		{name: "account_id left out, the state's is another", prior: tw.account(otherTop, byID(subs, stateEntry)),
+			proposed: tw.account(otherTop, byID(subs, stateEntry)), config: tw.account(nil, byID(subs, configEntry)), wantReplacement: true},
+		{name: "an entry changes", prior: prior, proposed: tw.account(top, changed), config: tw.account(configTop, byID(subs, configEntry))},
+		{name: "an entry is added", prior: prior, proposed: tw.account(top, added), config: tw.account(configTop, addedConfig)},
+		{name: "private data", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
+			private: []byte(`{"provider":"e30="}`)},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tw.t = t
+			req := &tfprotov6.PlanResourceChangeRequest{TypeName: tw.protocol.typeName, PriorState: tw.dynamic(tc.prior),
+				ProposedNewState: tw.dynamic(tc.proposed), Config: tw.dynamic(tc.config), PriorPrivate: tc.private}
+			if _, fast := tw.protocol.planResourceChange(ctx, req); fast != tc.wantFast {
+				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
+			}
+			framework, err := tw.framework.server.PlanResourceChange(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := tw.fast.server.PlanResourceChange(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tw.sameDiagnostics("PlanResourceChange", framework.Diagnostics, fast.Diagnostics)
+			tw.sameValue("the planned state", framework.PlannedState, fast.PlannedState)
+			if fmt.Sprint(framework.RequiresReplace) != fmt.Sprint(fast.RequiresReplace) || (len(fast.RequiresReplace) > 0) != tc.wantReplacement {
+				t.Fatalf("replacement: the framework plans %v, ProtocolServer %v", framework.RequiresReplace, fast.RequiresReplace)
+			}
+			if string(framework.PlannedPrivate) != string(fast.PlannedPrivate) {
+				t.Fatalf("private data: the framework plans %q, ProtocolServer %q", framework.PlannedPrivate, fast.PlannedPrivate)
+			}
+			if tc.wantFast {
+				tw.sameValue("a plan that changes nothing", req.PriorState, fast.PlannedState)
+			}
+		})
+	}
+}
+
+func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
+	m := newTestMock(t)
+	subs := slices.DeleteFunc(seedKinds(m), func(s mockserver.Subscription) bool { return s.DestinationType == "EMAIL" })
+	tw := newTwinServers(t, m)
+	base := byID(subs, configEntry)
+	first := subs[0].SubscriptionID
+	one := func(changes map[string]any) map[string]map[string]any {
+		out := byID(subs, configEntry)
+		out[first] = with(out[first], changes)
+		return out
+	}
+	top := map[string]any{"account_id": testAccount}
+	cases := []struct {
+		name      string
+		config    tftypes.Value
+		wantFast  bool
+		wantDiags int
+	}{
+		{name: "valid", config: tw.account(top, base), wantFast: true},
+		{name: "account_id left out", config: tw.account(nil, base), wantFast: true},
+		{name: "an EMAIL destination", config: tw.account(top, one(map[string]any{"destination_type": "EMAIL"})), wantFast: true, wantDiags: 1},
+		{name: "a blank event name", config: tw.account(top, one(map[string]any{"event_name": "  "})), wantFast: true, wantDiags: 1},
+		{name: "a control character", config: tw.account(top, one(map[string]any{"event_streams_topic": "a\tb"})), wantFast: true, wantDiags: 1},
+		{name: "an unknown destination type", config: tw.account(top, one(map[string]any{"destination_type": "SMS"})), wantFast: true, wantDiags: 1},
+		{name: "an unknown log level", config: tw.account(top, one(map[string]any{"log_level": "DEBUG"})), wantFast: true, wantDiags: 1},
+		{name: "an event name too long", config: tw.account(top, one(map[string]any{"event_name": strings.Repeat("e", 257)})), wantFast: true, wantDiags: 1},
+		{name: "unknown values", config: tw.account(map[string]any{"account_id": unknown{}},
+			one(map[string]any{"event_name": unknown{}, "enabled": unknown{}})), wantFast: true},
+		{name: "a blank account_id", config: tw.account(map[string]any{"account_id": ""}, base), wantFast: true, wantDiags: 1},
+		{name: "several at once", config: tw.account(top, one(map[string]any{"event_name": "", "log_level": "x", "destination_type": "EMAIL"})),
+			wantFast: true, wantDiags: 3},
+		{name: "a read-only attribute set", config: tw.account(top, one(map[string]any{"id": "x"})), wantDiags: 1},
+		{name: "a required attribute left out", config: tw.account(top, one(map[string]any{"event_name": nil})), wantDiags: 1},
+		{name: "a null entry", config: tw.account(top, map[string]any{"a": nil}), wantDiags: 3},
+		{name: "an unknown entry", config: tw.account(top, map[string]any{"a": unknown{}}), wantDiags: 3},
+		{name: "an unknown map", config: tw.account(top, unknown{})},
+		{name: "a null map", config: tw.account(top, nil), wantDiags: 1},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tw.t = t
+			req := &tfprotov6.ValidateResourceConfigRequest{TypeName: tw.protocol.typeName, Config: tw.dynamic(tc.config)}
+			if _, fast := tw.protocol.validateResourceConfig(ctx, req); fast != tc.wantFast {
+				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
+			}
+			framework, err := tw.framework.server.ValidateResourceConfig(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := tw.fast.server.ValidateResourceConfig(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tw.sameDiagnostics("ValidateResourceConfig", framework.Diagnostics, fast.Diagnostics)
+			if len(fast.Diagnostics) != tc.wantDiags {
+				t.Fatalf("%d diagnostics, want %d: %q", len(fast.Diagnostics), tc.wantDiags, diagnosticSet(fast.Diagnostics))
+			}
+		})
+	}
+}

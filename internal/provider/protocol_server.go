@@ -1,0 +1,73 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// ProtocolServer returns the factory of the provider's plugin protocol 6 server, for
+// tf6server.Serve and for acceptance tests: the framework's server, with the protocol-level
+// path of eventnotify_account_subscriptions (accountProtocol) in front of it. Every call of
+// the factory serves a new provider instance.
+func ProtocolServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return protocolServerFor(func() *EventNotifyProvider { return &EventNotifyProvider{version: version} })
+}
+
+// protocolServerFor is ProtocolServer for providers that newProvider builds (tests set
+// fields of the provider there).
+func protocolServerFor(newProvider func() *EventNotifyProvider) func() (tfprotov6.ProviderServer, error) {
+	return func() (tfprotov6.ProviderServer, error) {
+		p := newProvider()
+		framework, err := providerserver.NewProtocol6WithError(p)()
+		if err != nil {
+			return nil, err
+		}
+		full, ok := framework.(tfprotov6.ProviderServerWithListResource)
+		if !ok {
+			return nil, fmt.Errorf("the framework's provider server (%T) does not serve list resources", framework)
+		}
+		return &protocolServer{ProviderServerWithListResource: full, account: newAccountProtocol(p)}, nil
+	}
+}
+
+// protocolServer is the framework's provider server, except for the calls that
+// accountProtocol answers itself.
+type protocolServer struct {
+	tfprotov6.ProviderServerWithListResource
+	account *accountProtocol
+}
+
+// ReadResource answers through accountProtocol where it can, else through the framework.
+func (s *protocolServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	if req != nil && req.TypeName == s.account.typeName {
+		if resp, ok := s.account.readResource(ctx, req); ok {
+			return resp, nil
+		}
+	}
+	return s.ProviderServerWithListResource.ReadResource(ctx, req)
+}
+
+// PlanResourceChange answers through accountProtocol where it can, else through the
+// framework.
+func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	if req != nil && req.TypeName == s.account.typeName {
+		if resp, ok := s.account.planResourceChange(ctx, req); ok {
+			return resp, nil
+		}
+	}
+	return s.ProviderServerWithListResource.PlanResourceChange(ctx, req)
+}
+
+// ValidateResourceConfig answers through accountProtocol where it can, else through the
+// framework.
+func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	if req != nil && req.TypeName == s.account.typeName {
+		if resp, ok := s.account.validateResourceConfig(ctx, req); ok {
+			return resp, nil
+		}
+	}
+	return s.ProviderServerWithListResource.ValidateResourceConfig(ctx, req)
+}
