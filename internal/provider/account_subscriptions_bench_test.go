@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -81,6 +83,48 @@ func newAccountBench(tb testing.TB, n int) *accountBench {
 	return &accountBench{s: s, state: read.NewState, config: &configValue}
 }
 
+// rawState is the state as Terraform stores it: JSON.
+func (a *accountBench) rawState(tb testing.TB) *tfprotov6.RawState {
+	tb.Helper()
+	v, err := a.state.Unmarshal(a.s.schemas.ResourceSchemas[accountTypeName].ValueType())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	j, err := json.Marshal(jsonValue(v))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &tfprotov6.RawState{JSON: j}
+}
+
+// jsonValue converts a value of strings, numbers, bools, maps and objects for json.Marshal.
+func jsonValue(v tftypes.Value) any {
+	switch {
+	case v.IsNull():
+		return nil
+	case v.Type().Is(tftypes.String):
+		var s string
+		_ = v.As(&s)
+		return s
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		_ = v.As(&b)
+		return b
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		_ = v.As(&f)
+		i, _ := f.Int64()
+		return i
+	}
+	var m map[string]tftypes.Value
+	_ = v.As(&m)
+	out := make(map[string]any, len(m))
+	for k, e := range m {
+		out[k] = jsonValue(e)
+	}
+	return out
+}
+
 // plan plans with nothing changed, as `terraform plan` does after a refresh.
 func (a *accountBench) plan(tb testing.TB) *tfprotov6.PlanResourceChangeResponse {
 	resp, err := a.s.server.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
@@ -117,6 +161,18 @@ func BenchmarkAccountSubscriptions1000(b *testing.B) {
 				b.Fatal(err)
 			}
 			requireNoDiagnostics(b, "ReadResource", resp.Diagnostics)
+		}
+	})
+	b.Run("upgrade", func(b *testing.B) {
+		raw := a.rawState(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := a.s.server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: accountTypeName, RawState: raw})
+			if err != nil {
+				b.Fatal(err)
+			}
+			requireNoDiagnostics(b, "UpgradeResourceState", resp.Diagnostics)
 		}
 	})
 	b.Run("plan", func(b *testing.B) {

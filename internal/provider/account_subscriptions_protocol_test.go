@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"slices"
@@ -435,6 +436,58 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 			tw.sameDiagnostics("ValidateResourceConfig", framework.Diagnostics, fast.Diagnostics)
 			if len(fast.Diagnostics) != tc.wantDiags {
 				t.Fatalf("%d diagnostics, want %d: %q", len(fast.Diagnostics), tc.wantDiags, diagnosticSet(fast.Diagnostics))
+			}
+		})
+	}
+}
+
+func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
+	m := newTestMock(t)
+	subs := seedKinds(m)
+	tw := newTwinServers(t, m)
+	top := map[string]any{"id": testAccount, "account_id": testAccount}
+	full, err := json.Marshal(jsonValue(tw.account(top, byID(subs, stateEntry))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nullMap, err := json.Marshal(jsonValue(tw.account(top, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := strings.Replace(string(full), `"account_id":`, `"retired_attribute":"x","account_id":`, 1)
+	cases := []struct {
+		name     string
+		raw      *tfprotov6.RawState
+		version  int64
+		wantFast bool
+	}{
+		{name: "a state of the current version", raw: &tfprotov6.RawState{JSON: full}, wantFast: true},
+		{name: "a null map", raw: &tfprotov6.RawState{JSON: nullMap}, wantFast: true},
+		{name: "an attribute the schema no longer has", raw: &tfprotov6.RawState{JSON: []byte(extra)}, wantFast: true},
+		{name: "JSON that does not fit the schema", raw: &tfprotov6.RawState{JSON: []byte(`{"subscriptions":"x"}`)}},
+		{name: "another schema version", raw: &tfprotov6.RawState{JSON: full}, version: 7},
+		{name: "no state", raw: nil},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tw.t = t
+			req := &tfprotov6.UpgradeResourceStateRequest{TypeName: tw.protocol.typeName, RawState: tc.raw, Version: tc.version}
+			if _, fast := tw.protocol.upgradeResourceState(req); fast != tc.wantFast {
+				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
+			}
+			framework, err := tw.framework.server.UpgradeResourceState(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := tw.fast.server.UpgradeResourceState(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tw.sameDiagnostics("UpgradeResourceState", framework.Diagnostics, fast.Diagnostics)
+			tw.sameValue("the upgraded state", framework.UpgradedState, fast.UpgradedState)
+			if tc.wantFast && len(fast.Diagnostics) > 0 {
+				t.Fatalf("diagnostics: %q", diagnosticSet(fast.Diagnostics))
 			}
 		})
 	}
