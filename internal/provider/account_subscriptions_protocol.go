@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -41,6 +42,8 @@ type accountProtocol struct {
 	schema   schema.Schema  // the resource's schema
 	typ      tftypes.Object // the resource's value type
 	entry    tftypes.Type   // the value type of one entry of subscriptions
+	// answered counts the calls answered here, by kind (tests read it).
+	answered struct{ upgrade, validate, read, plan atomic.Int64 }
 }
 
 // newAccountProtocol reads the resource's type name and value type from the resource.
@@ -120,6 +123,7 @@ func (a *accountProtocol) upgradeResourceState(req *tfprotov6.UpgradeResourceSta
 	if err != nil {
 		return nil, false
 	}
+	a.answered.upgrade.Add(1)
 	return &tfprotov6.UpgradeResourceStateResponse{UpgradedState: &dv}, true
 }
 
@@ -174,6 +178,7 @@ func (a *accountProtocol) validateResourceConfig(ctx context.Context, req *tfpro
 			}
 		}
 	}
+	a.answered.validate.Add(1)
 	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protocolDiagnostics(diags)}, true
 }
 
@@ -250,6 +255,7 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(ctx, account, held)
 	if diags.HasError() {
 		// As the framework answers a failed Read: the state as it was.
+		a.answered.read.Add(1)
 		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Diagnostics: protocolDiagnostics(diags)}, true
 	}
 	elems := make(map[string]tftypes.Value, len(fresh))
@@ -273,6 +279,7 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	if err != nil {
 		return nil, false
 	}
+	a.answered.read.Add(1)
 	return &tfprotov6.ReadResourceResponse{NewState: &dv, Diagnostics: protocolDiagnostics(diags)}, true
 }
 
@@ -331,6 +338,7 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 			return nil, false
 		}
 	}
+	a.answered.plan.Add(1)
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState}, true
 }
 

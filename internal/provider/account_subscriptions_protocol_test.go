@@ -7,11 +7,13 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
@@ -490,5 +492,57 @@ func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
 				t.Fatalf("diagnostics: %q", diagnosticSet(fast.Diagnostics))
 			}
 		})
+	}
+}
+
+// TestAccAccountSubscriptions_protocolPath runs the CLI over an account of 40 entries, some
+// disabled and some leaving enabled out, and requires that the plans that change nothing are
+// empty and were answered by accountProtocol, call by call.
+func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
+	m := newTestMock(t)
+	var mu sync.Mutex
+	var servers []*protocolServer
+	factories := map[string]func() (tfprotov6.ProviderServer, error){
+		"eventnotify": func() (tfprotov6.ProviderServer, error) {
+			s, err := ProtocolServer("test")()
+			if ps, ok := s.(*protocolServer); ok {
+				mu.Lock()
+				servers = append(servers, ps)
+				mu.Unlock()
+			}
+			return s, err
+		},
+	}
+	answered := func() (counts [4]int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range servers {
+			counts[0] += s.account.answered.upgrade.Load()
+			counts[1] += s.account.answered.validate.Load()
+			counts[2] += s.account.answered.read.Load()
+			counts[3] += s.account.answered.plan.Load()
+		}
+		return counts
+	}
+	var entries []acctEntry
+	for i := range 40 {
+		entries = append(entries, acctEntry{key: fmt.Sprintf("s%02d", i), event: "ATOM.STATUS", level: logLevels[i%3],
+			topic: fmt.Sprintf("topic-%02d", i), disabled: i%4 == 0})
+	}
+	config := m.providerBlock() + acctConfig(entries...)
+	var before, after [4]int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{Config: config, Check: m.checkAcctStateMatchesMock(40)},
+			{PreConfig: func() { before = answered() }, Config: config, PlanOnly: true},
+			{PreConfig: func() { after = answered() }, Config: config, PlanOnly: true},
+		},
+	})
+	for i, call := range []string{"UpgradeResourceState", "ValidateResourceConfig", "ReadResource", "PlanResourceChange"} {
+		if after[i] <= before[i] {
+			t.Errorf("a plan that changes nothing made no %s that accountProtocol answered (%d before, %d after)", call, before[i], after[i])
+		}
 	}
 }
