@@ -1,7 +1,12 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -19,7 +24,8 @@ import (
 // accountProtocol answers four calls of eventnotify_account_subscriptions from the plugin
 // protocol's values directly, on their common path:
 //   - UpgradeResourceState of a JSON state of the current schema version: decoded and
-//     encoded again, as the framework does without its walk for blocks (the schema has none);
+//     encoded again, as the framework does, without its walk for blocks (the schema has none)
+//     and with encoding/json (valueFromJSON) instead of tftypes' token-by-token decoder;
 //   - ValidateResourceConfig of a configuration whose entries are known objects: the
 //     attributes' own validators and the resource's entryWarnings;
 //   - ReadResource of a state without private data: refreshEntries, the resource's own Read;
@@ -114,8 +120,7 @@ func (a *accountProtocol) upgradeResourceState(req *tfprotov6.UpgradeResourceSta
 	if req.Version != a.schema.Version || req.RawState == nil || req.RawState.JSON == nil {
 		return nil, false
 	}
-	v, err := req.RawState.UnmarshalWithOpts(a.typ, tfprotov6.UnmarshalOpts{
-		ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
+	v, err := valueFromJSON(a.typ, req.RawState.JSON)
 	if err != nil {
 		return nil, false
 	}
@@ -125,6 +130,79 @@ func (a *accountProtocol) upgradeResourceState(req *tfprotov6.UpgradeResourceSta
 	}
 	a.answered.upgrade.Add(1)
 	return &tfprotov6.UpgradeResourceStateResponse{UpgradedState: &dv}, true
+}
+
+// valueFromJSON decodes JSON state of type typ as the framework does (tftypes.ValueFromJSON,
+// attributes the type does not have ignored), for the types of this resource: objects, maps,
+// strings, numbers and bools. Anything else is an error, which leaves the call to the
+// framework.
+func valueFromJSON(typ tftypes.Type, raw []byte) (tftypes.Value, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return tftypes.Value{}, err
+	}
+	if d.More() {
+		return tftypes.Value{}, errors.New("data after the JSON value")
+	}
+	return terraformValue(typ, v)
+}
+
+// terraformValue converts a decoded JSON value to a value of type typ.
+func terraformValue(typ tftypes.Type, v any) (tftypes.Value, error) {
+	if v == nil {
+		return tftypes.NewValue(typ, nil), nil
+	}
+	switch t := typ.(type) {
+	case tftypes.Object:
+		m, ok := v.(map[string]any)
+		if !ok || len(t.OptionalAttributes) > 0 {
+			return tftypes.Value{}, fmt.Errorf("%s: got %T", typ, v)
+		}
+		attrs := make(map[string]tftypes.Value, len(t.AttributeTypes))
+		for name, attrType := range t.AttributeTypes {
+			a, err := terraformValue(attrType, m[name])
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			attrs[name] = a
+		}
+		return tftypes.NewValue(typ, attrs), nil
+	case tftypes.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return tftypes.Value{}, fmt.Errorf("%s: got %T", typ, v)
+		}
+		elems := make(map[string]tftypes.Value, len(m))
+		for key, e := range m {
+			ev, err := terraformValue(t.ElementType, e)
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			elems[key] = ev
+		}
+		return tftypes.NewValue(typ, elems), nil
+	}
+	switch {
+	case typ.Is(tftypes.String):
+		if s, ok := v.(string); ok {
+			return tftypes.NewValue(typ, s), nil
+		}
+	case typ.Is(tftypes.Bool):
+		if b, ok := v.(bool); ok {
+			return tftypes.NewValue(typ, b), nil
+		}
+	case typ.Is(tftypes.Number):
+		if n, ok := v.(json.Number); ok {
+			f, _, err := big.ParseFloat(string(n), 10, 512, big.ToNearestEven)
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			return tftypes.NewValue(typ, f), nil
+		}
+	}
+	return tftypes.Value{}, fmt.Errorf("%s: got %T", typ, v)
 }
 
 // validateResourceConfig is ValidateResourceConfig of a configuration whose subscriptions
@@ -314,9 +392,11 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 	if !ok || !prior.IsFullyKnown() {
 		return nil, false
 	}
-	proposed, _, ok := a.decodeAccount(req.ProposedNewState)
-	if !ok || !proposed.Equal(prior) {
-		return nil, false
+	if !sameEncoding(req.ProposedNewState, req.PriorState) {
+		proposed, _, ok := a.decodeAccount(req.ProposedNewState)
+		if !ok || !proposed.Equal(prior) {
+			return nil, false
+		}
 	}
 	_, config, ok := a.decodeAccount(req.Config)
 	if !ok || config.subscriptions == nil || len(config.subscriptions) != len(held.subscriptions) {
@@ -340,6 +420,13 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 	}
 	a.answered.plan.Add(1)
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState}, true
+}
+
+// sameEncoding reports whether two values arrived as the same msgpack bytes, which Terraform
+// sends for equal values (it encodes maps and objects in key order): equal bytes spare
+// decoding one of them.
+func sameEncoding(a, b *tfprotov6.DynamicValue) bool {
+	return a != nil && b != nil && len(a.MsgPack) > 0 && bytes.Equal(a.MsgPack, b.MsgPack)
 }
 
 // enabledLeftOut reports whether a configured entry leaves enabled out (or is not an

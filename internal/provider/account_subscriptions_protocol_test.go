@@ -466,7 +466,16 @@ func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
 		{name: "a state of the current version", raw: &tfprotov6.RawState{JSON: full}, wantFast: true},
 		{name: "a null map", raw: &tfprotov6.RawState{JSON: nullMap}, wantFast: true},
 		{name: "an attribute the schema no longer has", raw: &tfprotov6.RawState{JSON: []byte(extra)}, wantFast: true},
+		{name: "an entry attribute the schema no longer has", raw: &tfprotov6.RawState{JSON: []byte(
+			strings.Replace(string(full), `"created_by":`, `"retired":{"a":[1,2]},"created_by":`, 1))}, wantFast: true},
+		{name: "large and fractional numbers", raw: &tfprotov6.RawState{JSON: []byte(
+			strings.Replace(strings.Replace(string(full), `"created_date":1700000000000`, `"created_date":9007199254740993`, 1),
+				`"last_updated_date":1700000100000`, `"last_updated_date":1.5`, 1))}, wantFast: true},
 		{name: "JSON that does not fit the schema", raw: &tfprotov6.RawState{JSON: []byte(`{"subscriptions":"x"}`)}},
+		{name: "a string for a number", raw: &tfprotov6.RawState{JSON: []byte(
+			strings.Replace(string(full), `"created_date":1700000000000`, `"created_date":"1700000000000"`, 1))}},
+		{name: "not JSON", raw: &tfprotov6.RawState{JSON: []byte(`{"id":`)}},
+		{name: "data after the value", raw: &tfprotov6.RawState{JSON: append(append([]byte{}, full...), []byte(` {}`)...)}},
 		{name: "another schema version", raw: &tfprotov6.RawState{JSON: full}, version: 7},
 		{name: "no state", raw: nil},
 	}
@@ -474,6 +483,9 @@ func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tw.t = t
+			if tc.raw != nil && tc.version == 0 && tc.name != cases[0].name && string(tc.raw.JSON) == string(full) {
+				t.Fatal("the case's state is the first case's: its edit matched nothing")
+			}
 			req := &tfprotov6.UpgradeResourceStateRequest{TypeName: tw.protocol.typeName, RawState: tc.raw, Version: tc.version}
 			if _, fast := tw.protocol.upgradeResourceState(req); fast != tc.wantFast {
 				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
