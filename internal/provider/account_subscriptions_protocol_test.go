@@ -160,6 +160,27 @@ func (tw *twinServers) sameDiagnostics(what string, framework, fast []*tfprotov6
 	}
 }
 
+// answerBoth sends a request (newReq makes a fresh one for each call) to accountProtocol
+// directly, through answeredHere, and requires that it answers it itself exactly when
+// wantFast; then it sends it to the framework's server and to ProtocolServer through call,
+// and returns their answers.
+func answerBoth[Req, Resp any](tw *twinServers, wantFast bool, newReq func() Req, answeredHere func(Req) bool,
+	call func(frameworkServer, context.Context, Req) (Resp, error)) (framework, fast Resp) {
+	tw.t.Helper()
+	if got := answeredHere(newReq()); got != wantFast {
+		tw.t.Fatalf("accountProtocol answers it itself: %t, want %t", got, wantFast)
+	}
+	framework, err := call(tw.framework.server, context.Background(), newReq())
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	fast, err = call(tw.fast.server, context.Background(), newReq())
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	return framework, fast
+}
+
 // seedKinds gives the mock's testAccount subscriptions of several kinds, one disabled.
 func seedKinds(m *testMock) []mockserver.Subscription {
 	var subs []mockserver.Subscription
@@ -280,18 +301,11 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 				}
 				return &tfprotov6.ReadResourceRequest{TypeName: tw.protocol.typeName, CurrentState: tw.dynamic(tc.state), Private: tc.private}
 			}
-			if _, fast := tw.protocol.readResource(ctx, req()); fast != tc.wantFast {
-				m.ClearFaults()
-				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
-			}
-			framework, err := tw.framework.server.ReadResource(ctx, req())
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast, err := tw.fast.server.ReadResource(ctx, req())
-			if err != nil {
-				t.Fatal(err)
-			}
+			t.Cleanup(m.ClearFaults)
+			framework, fast := answerBoth(tw, tc.wantFast, req, func(r *tfprotov6.ReadResourceRequest) bool {
+				_, ok := tw.protocol.readResource(ctx, r)
+				return ok
+			}, frameworkServer.ReadResource)
 			tw.sameDiagnostics("ReadResource", framework.Diagnostics, fast.Diagnostics)
 			tw.sameValue("the new state", framework.NewState, fast.NewState)
 			if string(framework.Private) != string(fast.Private) {
@@ -355,17 +369,11 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			tw.t = t
 			req := &tfprotov6.PlanResourceChangeRequest{TypeName: tw.protocol.typeName, PriorState: tw.dynamic(tc.prior),
 				ProposedNewState: tw.dynamic(tc.proposed), Config: tw.dynamic(tc.config), PriorPrivate: tc.private}
-			if _, fast := tw.protocol.planResourceChange(ctx, req); fast != tc.wantFast {
-				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
-			}
-			framework, err := tw.framework.server.PlanResourceChange(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast, err := tw.fast.server.PlanResourceChange(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			framework, fast := answerBoth(tw, tc.wantFast, func() *tfprotov6.PlanResourceChangeRequest { return req },
+				func(r *tfprotov6.PlanResourceChangeRequest) bool {
+					_, ok := tw.protocol.planResourceChange(ctx, r)
+					return ok
+				}, frameworkServer.PlanResourceChange)
 			tw.sameDiagnostics("PlanResourceChange", framework.Diagnostics, fast.Diagnostics)
 			tw.sameValue("the planned state", framework.PlannedState, fast.PlannedState)
 			if fmt.Sprint(framework.RequiresReplace) != fmt.Sprint(fast.RequiresReplace) || (len(fast.RequiresReplace) > 0) != tc.wantReplacement {
@@ -424,17 +432,11 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tw.t = t
 			req := &tfprotov6.ValidateResourceConfigRequest{TypeName: tw.protocol.typeName, Config: tw.dynamic(tc.config)}
-			if _, fast := tw.protocol.validateResourceConfig(ctx, req); fast != tc.wantFast {
-				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
-			}
-			framework, err := tw.framework.server.ValidateResourceConfig(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast, err := tw.fast.server.ValidateResourceConfig(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			framework, fast := answerBoth(tw, tc.wantFast, func() *tfprotov6.ValidateResourceConfigRequest { return req },
+				func(r *tfprotov6.ValidateResourceConfigRequest) bool {
+					_, ok := tw.protocol.validateResourceConfig(ctx, r)
+					return ok
+				}, frameworkServer.ValidateResourceConfig)
 			tw.sameDiagnostics("ValidateResourceConfig", framework.Diagnostics, fast.Diagnostics)
 			if len(fast.Diagnostics) != tc.wantDiags {
 				t.Fatalf("%d diagnostics, want %d: %q", len(fast.Diagnostics), tc.wantDiags, diagnosticSet(fast.Diagnostics))
@@ -479,7 +481,6 @@ func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
 		{name: "another schema version", raw: &tfprotov6.RawState{JSON: full}, version: 7},
 		{name: "no state", raw: nil},
 	}
-	ctx := context.Background()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tw.t = t
@@ -487,17 +488,11 @@ func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
 				t.Fatal("the case's state is the first case's: its edit matched nothing")
 			}
 			req := &tfprotov6.UpgradeResourceStateRequest{TypeName: tw.protocol.typeName, RawState: tc.raw, Version: tc.version}
-			if _, fast := tw.protocol.upgradeResourceState(req); fast != tc.wantFast {
-				t.Fatalf("accountProtocol answers it itself: %t, want %t", fast, tc.wantFast)
-			}
-			framework, err := tw.framework.server.UpgradeResourceState(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast, err := tw.fast.server.UpgradeResourceState(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			framework, fast := answerBoth(tw, tc.wantFast, func() *tfprotov6.UpgradeResourceStateRequest { return req },
+				func(r *tfprotov6.UpgradeResourceStateRequest) bool {
+					_, ok := tw.protocol.upgradeResourceState(r)
+					return ok
+				}, frameworkServer.UpgradeResourceState)
 			tw.sameDiagnostics("UpgradeResourceState", framework.Diagnostics, fast.Diagnostics)
 			tw.sameValue("the upgraded state", framework.UpgradedState, fast.UpgradedState)
 			if tc.wantFast && len(fast.Diagnostics) > 0 {

@@ -25,18 +25,25 @@ func protocolServerFor(newProvider func() *EventNotifyProvider) func() (tfprotov
 		if err != nil {
 			return nil, err
 		}
-		full, ok := framework.(tfprotov6.ProviderServerWithListResource)
+		full, ok := framework.(frameworkServer)
 		if !ok {
 			return nil, fmt.Errorf("the framework's provider server (%T) does not serve list resources", framework)
 		}
-		return &protocolServer{ProviderServerWithListResource: full, account: newAccountProtocol(p)}, nil
+		return &protocolServer{frameworkServer: full, account: newAccountProtocol(p)}, nil
 	}
+}
+
+// frameworkServer is what the framework's provider server serves: the provider and its
+// list resources (tf6server looks for the list methods on the server it is given).
+type frameworkServer interface {
+	tfprotov6.ProviderServer
+	tfprotov6.ListResourceServer
 }
 
 // protocolServer is the framework's provider server, except for the calls that
 // accountProtocol answers itself.
 type protocolServer struct {
-	tfprotov6.ProviderServerWithListResource
+	frameworkServer
 	account *accountProtocol
 }
 
@@ -47,7 +54,7 @@ func (s *protocolServer) ReadResource(ctx context.Context, req *tfprotov6.ReadRe
 			return resp, nil
 		}
 	}
-	return s.ProviderServerWithListResource.ReadResource(ctx, req)
+	return s.frameworkServer.ReadResource(ctx, req)
 }
 
 // PlanResourceChange answers through accountProtocol where it can, else through the
@@ -58,7 +65,7 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 			return resp, nil
 		}
 	}
-	return s.ProviderServerWithListResource.PlanResourceChange(ctx, req)
+	return s.frameworkServer.PlanResourceChange(ctx, req)
 }
 
 // ValidateResourceConfig answers through accountProtocol where it can, else through the
@@ -69,7 +76,7 @@ func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprot
 			return resp, nil
 		}
 	}
-	return s.ProviderServerWithListResource.ValidateResourceConfig(ctx, req)
+	return s.frameworkServer.ValidateResourceConfig(ctx, req)
 }
 
 // UpgradeResourceState answers through accountProtocol where it can, else through the
@@ -80,5 +87,5 @@ func (s *protocolServer) UpgradeResourceState(ctx context.Context, req *tfprotov
 			return resp, nil
 		}
 	}
-	return s.ProviderServerWithListResource.UpgradeResourceState(ctx, req)
+	return s.frameworkServer.UpgradeResourceState(ctx, req)
 }

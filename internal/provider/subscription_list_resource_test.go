@@ -24,17 +24,10 @@ import (
 // listTypeName is the list resource's type name, the managed resource's.
 const listTypeName = "eventnotify_subscription"
 
-// listProviderServer is a provider server that also serves list resources (the framework's
-// does; tfprotov6.ProviderServer does not include the list methods yet).
-type listProviderServer interface {
-	tfprotov6.ProviderServer
-	tfprotov6.ListResourceServer
-}
-
 // listServer is a provider server configured against a mock, with the schemas it reports.
 type listServer struct {
 	t        testing.TB
-	server   listProviderServer
+	server   frameworkServer
 	schemas  *tfprotov6.GetProviderSchemaResponse
 	identity tftypes.Type // the identity's object type
 }
@@ -52,7 +45,7 @@ func newListServerFrom(t testing.TB, factory func() (tfprotov6.ProviderServer, e
 	if err != nil {
 		t.Fatal(err)
 	}
-	server, ok := plain.(listProviderServer)
+	server, ok := plain.(frameworkServer)
 	if !ok {
 		t.Fatalf("the provider server (%T) does not serve list resources", plain)
 	}
