@@ -10,8 +10,10 @@ package client
 //     has no request of its kind in flight: writes that arrive while a request is in flight
 //     gather behind it (group commit: under a rate limit or latency, batches grow by
 //     themselves), and the window lets the writes that Terraform starts when a request is
-//     answered join the next one. Config.BatchReady, a test hook, replaces both rules to
-//     make batching deterministic.
+//     answered join the next one. Under a rate limit the window lasts until the limiter would
+//     grant the batch its request anyway (slotDelay): a batch that would only wait for its
+//     slot inside the transport waits open, and the writes that come meanwhile join it.
+//     Config.BatchReady, a test hook, replaces both rules to make batching deterministic.
 //   - Results go back to each caller by content (creates: identical inputs are
 //     interchangeable) or by ID (deletes: each item's status), never by position alone.
 //   - A batch refused as a whole (400) is split in halves until the refused items stand alone,
@@ -92,18 +94,37 @@ type batchQueue[In, Out any] struct {
 	window   time.Duration
 	ready    func(account string, pending int) bool
 	send     func(ctx context.Context, account string, items []In) []batchResult[Out]
+	// slotDelay is how long a request sent now would wait for the rate limiter (nil:
+	// unlimited).
+	slotDelay func() time.Duration
+	// afterFunc is time.AfterFunc; tests replace it to see the windows.
+	afterFunc func(time.Duration, func()) *time.Timer
 }
 
-// newBatchQueue builds a queue for cfg's batch settings that sends with send.
-func newBatchQueue[In, Out any](cfg Config, send func(context.Context, string, []In) []batchResult[Out]) *batchQueue[In, Out] {
+// newBatchQueue builds a queue for cfg's batch settings that sends with send; slotDelay
+// (nil when unlimited) tells how long a request would wait for the rate limiter.
+func newBatchQueue[In, Out any](cfg Config, slotDelay func() time.Duration,
+	send func(context.Context, string, []In) []batchResult[Out]) *batchQueue[In, Out] {
 	return &batchQueue[In, Out]{
-		pending:  make(map[string]*pendingBatch[In, Out]),
-		inFlight: make(map[string]int),
-		max:      cfg.MaxBatchSize,
-		window:   cfg.BatchWindow,
-		ready:    cfg.BatchReady,
-		send:     send,
+		pending:   make(map[string]*pendingBatch[In, Out]),
+		inFlight:  make(map[string]int),
+		max:       cfg.MaxBatchSize,
+		window:    cfg.BatchWindow,
+		ready:     cfg.BatchReady,
+		send:      send,
+		slotDelay: slotDelay,
+		afterFunc: time.AfterFunc,
 	}
+}
+
+// openFor is how long a batch stays open once nothing of its kind is in flight: the window,
+// or longer while its request would wait for the rate limiter anyway.
+func (q *batchQueue[In, Out]) openFor() time.Duration {
+	d := q.window
+	if q.slotDelay != nil {
+		d = max(d, q.slotDelay())
+	}
+	return d
 }
 
 // do adds item to the account's batch and waits for its result.
@@ -114,7 +135,7 @@ func (q *batchQueue[In, Out]) do(ctx context.Context, account string, item In) (
 		b = &pendingBatch[In, Out]{ctx: context.WithoutCancel(ctx)}
 		q.pending[account] = b
 		if q.ready == nil && q.max > 1 && q.inFlight[account] == 0 {
-			b.timer = time.AfterFunc(q.window, func() { q.flush(account, b) })
+			b.timer = q.afterFunc(q.openFor(), func() { q.flush(account, b) })
 		}
 	}
 	idx := len(b.items)
@@ -210,7 +231,7 @@ func (q *batchQueue[In, Out]) done(account string) {
 	}
 	delete(q.inFlight, account)
 	if next := q.pending[account]; next != nil && !next.sent && next.timer == nil {
-		next.timer = time.AfterFunc(q.window, func() { q.flush(account, next) })
+		next.timer = q.afterFunc(q.openFor(), func() { q.flush(account, next) })
 	}
 }
 

@@ -53,8 +53,12 @@ func New(cfg Config) (*Client, error) {
 	c.httpClient = newHTTPClient(cfg.HTTPClient, c.limiter, cfg.RequestTimeout)
 	c.tokens.entries = make(map[string]cachedToken)
 	c.secrets = secretValues(cfg)
-	c.creates = newBatchQueue(cfg, c.sendCreates)
-	c.deletes = newBatchQueue(cfg, c.sendDeletes)
+	var slotDelay func() time.Duration
+	if c.limiter != nil {
+		slotDelay = func() time.Duration { return limiterDelay(c.limiter, c.now()) }
+	}
+	c.creates = newBatchQueue(cfg, slotDelay, c.sendCreates)
+	c.deletes = newBatchQueue(cfg, slotDelay, c.sendDeletes)
 	return c, nil
 }
 

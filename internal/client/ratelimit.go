@@ -2,6 +2,7 @@ package client
 
 import (
 	"math"
+	"time"
 
 	"golang.org/x/time/rate"
 )
@@ -20,4 +21,14 @@ func newLimiter(rps float64) *rate.Limiter {
 		return nil
 	}
 	return rate.NewLimiter(rate.Limit(rps), limiterBurst)
+}
+
+// limiterDelay is how long a request that asked the limiter at now would wait for its slot,
+// without taking one: the time the bucket needs to refill to one token.
+func limiterDelay(l *rate.Limiter, now time.Time) time.Duration {
+	tokens := l.TokensAt(now)
+	if tokens >= 1 || l.Limit() <= 0 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second))
 }
