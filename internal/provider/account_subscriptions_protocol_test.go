@@ -339,6 +339,9 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 	addedConfig := byID(subs, configEntry)
 	addedConfig["new"] = added["new"]
 	otherTop := map[string]any{"id": "other-account", "account_id": "other-account"}
+	renamedConfig := byID(subs, configEntry)
+	renamedConfig["renamed"] = renamedConfig[subs[0].SubscriptionID]
+	delete(renamedConfig, subs[0].SubscriptionID)
 	cases := []struct {
 		name                      string
 		prior, proposed, config   tftypes.Value
@@ -360,6 +363,8 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			proposed: tw.account(otherTop, byID(subs, stateEntry)), config: tw.account(nil, byID(subs, configEntry)), wantReplacement: true},
 		{name: "an entry changes", prior: prior, proposed: tw.account(top, changed), config: tw.account(configTop, byID(subs, configEntry))},
 		{name: "an entry is added", prior: prior, proposed: tw.account(top, added), config: tw.account(configTop, addedConfig)},
+		{name: "the configuration's keys are not the state's", prior: prior, proposed: prior,
+			config: tw.account(configTop, renamedConfig)},
 		{name: "private data", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
 			private: []byte(`{"provider":"e30="}`)},
 	}

@@ -182,7 +182,8 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			"batch_window": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long a create or delete waits for others to share its request once no "+
 					"request of its kind is in flight for the account (writes that arrive while one is in flight gather behind "+
-					"it), a Go duration such as `10ms`. Default `%s`. Environment variable: `%s`.",
+					"it), a Go duration such as `10ms`; under `max_requests_per_second` a batch also waits until the limit "+
+					"would let its request go. Default `%s`. Environment variable: `%s`.",
 					client.DefaultBatchWindow, envBatchWindow),
 				Optional:   true,
 				Validators: []validator.String{goDuration()},
