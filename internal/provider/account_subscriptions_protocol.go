@@ -205,20 +205,20 @@ func (a *accountProtocol) validateResourceConfig(ctx context.Context, req *tfpro
 	if config.As(&attrs) != nil {
 		return nil, false
 	}
-	entries := make(map[string]map[string]tftypes.Value, len(top.subscriptions))
+	configured := make(map[string]map[string]tftypes.Value, len(top.subscriptions))
 	for key, v := range top.subscriptions {
 		var e map[string]tftypes.Value
 		if v.IsNull() || !v.IsKnown() || v.As(&e) != nil {
 			return nil, false
 		}
-		entries[key] = e
+		configured[key] = e
 	}
 	cfg := tfsdk.Config{Raw: config, Schema: a.schema}
 	var diags diag.Diagnostics
 	// The resource's ValidateConfig first, as the framework calls it.
-	keys := sortedKeys(entries)
+	keys := sortedKeys(configured)
 	for _, key := range keys {
-		destination, ok := stringValue(entries[key]["destination_type"])
+		destination, ok := stringValue(configured[key]["destination_type"])
 		if !ok {
 			return nil, false
 		}
@@ -238,7 +238,7 @@ func (a *accountProtocol) validateResourceConfig(ctx context.Context, req *tfpro
 		for _, key := range keys {
 			for nestedName, nestedAttribute := range nested.NestedObject.Attributes {
 				p := path.Root(name).AtMapKey(key).AtName(nestedName)
-				if !validateAttribute(ctx, cfg, p, nestedAttribute, entries[key][nestedName], &diags) {
+				if !validateAttribute(ctx, cfg, p, nestedAttribute, configured[key][nestedName], &diags) {
 					return nil, false
 				}
 			}
@@ -324,29 +324,43 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 		a.answered.read.Add(1)
 		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Diagnostics: protocolDiagnostics(diags)}, true
 	}
+	// The account has been listed: from here on the answer is this call's, an error included,
+	// so that the listing is never made twice.
+	a.answered.read.Add(1)
+	dv, err := a.encodeState(ctx, account, fresh)
+	if err != nil {
+		diags.AddError("Unable to encode the subscriptions of account "+account,
+			"The listed subscriptions could not be encoded as the resource's state: "+err.Error()+
+				". This is a bug in the provider; please report it.")
+		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Diagnostics: protocolDiagnostics(diags)}, true
+	}
+	return &tfprotov6.ReadResourceResponse{NewState: dv, Diagnostics: protocolDiagnostics(diags)}, true
+}
+
+// encodeState encodes the resource's state: the account and its entries.
+func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh map[string]accountEntry) (*tfprotov6.DynamicValue, error) {
 	elems := make(map[string]tftypes.Value, len(fresh))
 	for key, e := range fresh {
 		obj, d := e.object()
 		if d.HasError() {
-			return nil, false
+			return nil, fmt.Errorf("entry %q: %s", key, d[0].Detail())
 		}
 		v, err := obj.ToTerraformValue(ctx)
 		if err != nil {
-			return nil, false
+			return nil, fmt.Errorf("entry %q: %w", key, err)
 		}
 		elems[key] = v
 	}
-	newState := tftypes.NewValue(a.typ, map[string]tftypes.Value{
+	state := tftypes.NewValue(a.typ, map[string]tftypes.Value{
 		"id":            tftypes.NewValue(tftypes.String, account),
 		"account_id":    tftypes.NewValue(tftypes.String, account),
 		"subscriptions": tftypes.NewValue(tftypes.Map{ElementType: a.entry}, elems),
 	})
-	dv, err := tfprotov6.NewDynamicValue(a.typ, newState)
+	dv, err := tfprotov6.NewDynamicValue(a.typ, state)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
-	a.answered.read.Add(1)
-	return &tfprotov6.ReadResourceResponse{NewState: &dv, Diagnostics: protocolDiagnostics(diags)}, true
+	return &dv, nil
 }
 
 // entryFromTerraform reads one known entry of a state.
