@@ -24,8 +24,8 @@
 // algorithm, a bad signature, missing sub/accountId/exp or an expired one
 // gives 401 with no body (and a WWW-Authenticate header); a token whose
 // accountId is not the path's gives 403 {"error":"Forbidden","messages":
-// ["Access Denied"],"path":...}. The catalogue operations (10-12) take any
-// valid token. JWT generation takes Basic auth with the user's password,
+// ["Access Denied"],"path":...}. The catalogue operations (getLogLevels,
+// listEvents, getDestinationTypes) take any valid token. JWT generation takes Basic auth with the user's password,
 // or with the user name "PLATFORM_TOKEN.<username>" and the user's API
 // token; a user with an OTP also needs X-Platform-OTP when logging in with
 // the password, else 401 (an API-token login needs none: users with
@@ -40,8 +40,12 @@
 //     server-managed fields "are not accepted").
 //   - Enum values are case-sensitive; a {subscriptionId} that is not a uuid
 //     is a 400 before existence is checked.
-//   - A bulk request with a repeated or malformed id is a 400 for the whole
-//     request.
+//   - A bulk request with both subscriptionIds and subscriptions is a 400
+//     even when one of them is empty; unknown members of a bulk request,
+//     and subscriptionIds that are not an array of strings, are 400s too.
+//     (An id that is not a uuid, or a repeated one, is only that item's
+//     404.)
+//   - Request bodies over 32 MiB are a 400.
 //   - Paths it does not serve answer 404 with error "Not Found", not the
 //     spec's "Entity not found": only missing entities get that value.
 //
@@ -52,7 +56,11 @@
 //     "Required request body is missing"; a body that is not JSON:
 //     "Malformed JSON request body"; JSON that is not an object: "Request
 //     body must be a JSON object"; over 32 MiB: "Request body is too large".
+//   - The request's Content-Type is not checked, and unknown query
+//     parameters are ignored.
 //   - A null member counts as absent everywhere.
+//   - {accountId} is any non-empty path segment: every account exists,
+//     empty until written, and no operation answers "unknown account".
 //   - updateSubscriptions, createSubscriptions and updateSubscription validate each SubscriptionCreate and answer one
 //     400 with all messages: first the spec's "Must provide a valid
 //     eventName", "Must provide a valid destinationType", "Must provide a
@@ -74,7 +82,8 @@
 //     subscriptionId "<value>": must be a uuid` (checked before the body
 //     and before existence). Ids compare case-insensitively.
 //   - 404 "Entity not found" messages: "No subscriptions found for account
-//     <accountId>" (listSubscribedEventsForAccount with SetEmptyListStatus(404), and 4) and
+//     <accountId>" (listSubscribedEventsForAccount with SetEmptyListStatus(404), and
+//     deleteSubscriptionForAccount) and
 //     "No subscription found with id <subscriptionId>" (getSubscribedEventForAccount, updateSubscription and deleteSubscription,
 //     also when the account has none).
 //   - An unknown path: 404 {"error":"Not Found","messages":["No endpoint
@@ -129,12 +138,15 @@
 //     "Subscription list cannot be empty" (the operation's list is []),
 //     "subscriptionIds must be an array of uuid strings" / "subscriptions
 //     must be an array", then "Unknown field: <name>".
-//   - Items are applied in order and answered in order, one
-//     OperationStatus each, subscriptionId echoed as sent. Delete: 204
+//   - Items are applied one after the other, with no rollback (a failed
+//     item leaves the others applied), and answered in order, one
+//     OperationStatus each, subscriptionId echoed as sent ("" for an item
+//     that is not an object). Delete: 204
 //     "Deleted successfully" or 404 "Subscription not found" (also for an
 //     id that is not a uuid, or a repeated id). Update items are
 //     Subscription objects merged into the stored one (absent or null
-//     fields are kept): 200 "Updated successfully"; 404 "Subscription not
+//     fields are kept; destinationEmail may be set here, unlike on
+//     create): 200 "Updated successfully"; 404 "Subscription not
 //     found"; 400 "subscriptionId is required" without an id, "Each
 //     subscription must be a JSON object", "Unable to update createdDate"
 //     (likewise accountId and createdBy) when the item changes it, the
@@ -146,9 +158,12 @@
 //   - "<field> cannot be blank" for each blank required field, in the
 //     order eventStreamsEnvironmentId, eventStreamsSubscriptionName,
 //     topicName; non-string values and unknown members are 400 too.
-//   - Topics are kept per account by environment and topic name. The
-//     first call creates the topic; each call adds a subscription, so
-//     subscriptionCount is 1, 2, 3... for the same environment and topic.
+//   - Topics are kept per account by environment and topic name, apart
+//     from the account's subscriptions (listSubscribedEventsForAccount
+//     does not show them). The first call creates the topic; each call
+//     adds a subscription, so subscriptionCount is 1, 2, 3... for the same
+//     environment and topic. A non-empty topicDescription replaces the
+//     stored one; an empty one keeps it.
 //
 // Catalogues (getLogLevels, listEvents and getDestinationTypes): the wrapper members are "events",
 // "logLevels" and "destinationTypes"; records are {"name","description"}.
