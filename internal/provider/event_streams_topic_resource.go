@@ -128,8 +128,11 @@ func (r *EventStreamsTopicResource) Configure(_ context.Context, req resource.Co
 // ModifyPlan fills account_id from the provider when the configuration leaves
 // it out, and plans a replacement when that changes the account of an
 // existing topic (the attribute's RequiresReplace sees only configured changes).
+// A plan that replaces or destroys the topic warns that the old one stays
+// (topicPlanWarnings).
 func (r *EventStreamsTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
+	resp.Diagnostics.Append(topicPlanWarnings(ctx, req, len(resp.RequiresReplace) > 0)...)
 }
 
 // Create creates the topic and its subscription through createEventStreamTopicAndSubscription.
@@ -190,11 +193,8 @@ func (r *EventStreamsTopicResource) Delete(ctx context.Context, req resource.Del
 	resp.Diagnostics.AddWarning(
 		fmt.Sprintf("Event streams topic %q still exists", topic),
 		fmt.Sprintf("The topic %q and its subscription %q still exist in event streams environment %q (account %q). "+
-			"The eventnotify service offers no operation to delete them, so Terraform has only removed them from its state.\n\n"+
-			"To remove them, delete the topic (and its subscription) in the event streams environment's own console or API. "+
-			"Creating this resource again with the same environment and topic name adds another subscription to the "+
-			"existing topic.",
-			topic, state.SubscriptionName.ValueString(), env, state.AccountID.ValueString()),
+			"The eventnotify service offers no operation to delete them, so Terraform has only removed them from its state.\n\n%s",
+			topic, state.SubscriptionName.ValueString(), env, state.AccountID.ValueString(), topicRemovalAdvice),
 	)
 }
 
