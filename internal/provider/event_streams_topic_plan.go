@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -14,25 +14,26 @@ import (
 // framework calls ModifyPlan for both (for a destroy, with a null plan). Terraform plans the
 // create half of a replacement with no prior state, which warns about nothing here.
 
-// topicPlanWarnings are the warnings of a plan of the topic: the old topic stays when the plan
-// replaces or destroys it. replacing says whether an earlier step of ModifyPlan has planned a
-// replacement already (a change of the provider's account).
-func topicPlanWarnings(ctx context.Context, req resource.ModifyPlanRequest, replacing bool) diag.Diagnostics {
+// topicPlanWarnings are the warnings of a plan of the topic (the prior state, and the plan as
+// ModifyPlan has made it so far): the old topic stays when the plan replaces or destroys it.
+// replacing says whether an earlier step of ModifyPlan has planned a replacement already (a
+// change of the provider's account).
+func topicPlanWarnings(ctx context.Context, state tfsdk.State, plan tfsdk.Plan, replacing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if req.State.Raw.IsNull() {
+	if state.Raw.IsNull() {
 		return diags
 	}
 	var prior eventStreamsTopicModel
-	if diags.Append(req.State.Get(ctx, &prior)...); diags.HasError() {
+	if diags.Append(state.Get(ctx, &prior)...); diags.HasError() {
 		return diags
 	}
-	if req.Plan.Raw.IsNull() {
+	if plan.Raw.IsNull() {
 		diags.AddWarning(fmt.Sprintf("Destroying event streams topic %q leaves it in place", prior.TopicName.ValueString()),
 			"Destroying this resource only removes it from the Terraform state. "+topicRemainsDetail(prior))
 		return diags
 	}
 	var planned eventStreamsTopicModel
-	if diags.Append(req.Plan.Get(ctx, &planned)...); diags.HasError() {
+	if diags.Append(plan.Get(ctx, &planned)...); diags.HasError() {
 		return diags
 	}
 	if !replacing && planned.AccountID.Equal(prior.AccountID) && planned.EnvironmentID.Equal(prior.EnvironmentID) &&
@@ -43,7 +44,7 @@ func topicPlanWarnings(ctx context.Context, req resource.ModifyPlanRequest, repl
 	diags.AddWarning(fmt.Sprintf("Replacing event streams topic %q leaves the old topic in place", prior.TopicName.ValueString()),
 		fmt.Sprintf("The replacement removes the old topic from the Terraform state only. %s\n\nThe apply then creates "+
 			"topic %s with subscription %s in event streams environment %s (account %s); if that environment already has "+
-			"a topic of that name (the old one, when the name is unchanged), the service adds another subscription to it "+
+			"a topic of that name, the service adds another subscription to it "+
 			"instead.", topicRemainsDetail(prior), planValue(planned.TopicName),
 			planValue(planned.SubscriptionName), planValue(planned.EnvironmentID), planValue(planned.AccountID)))
 	return diags

@@ -132,7 +132,7 @@ func (r *EventStreamsTopicResource) Configure(_ context.Context, req resource.Co
 // (topicPlanWarnings).
 func (r *EventStreamsTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
-	resp.Diagnostics.Append(topicPlanWarnings(ctx, req, len(resp.RequiresReplace) > 0)...)
+	resp.Diagnostics.Append(topicPlanWarnings(ctx, req.State, resp.Plan, len(resp.RequiresReplace) > 0)...)
 }
 
 // Create creates the topic and its subscription through createEventStreamTopicAndSubscription.
