@@ -64,10 +64,11 @@ func (r *EventStreamsTopicResource) Schema(_ context.Context, _ resource.SchemaR
 			"`createEventStreamTopicAndSubscription` operation).\n\n" +
 			"The service offers **no operation to read, change or delete** the topic afterwards, so:\n\n" +
 			"- Terraform cannot detect changes made outside Terraform: refresh keeps the values recorded at creation.\n" +
-			"- Changing any argument replaces the resource, which creates the topic and subscription again.\n" +
-			"- Destroying the resource only removes it from the Terraform state, with a warning: the topic and its " +
-			"subscription remain in the event streams environment, and must be removed with that environment's own " +
-			"console or API.\n" +
+			"- Changing any argument replaces the resource, which creates the topic and subscription again; the old " +
+			"topic stays in its environment, and the plan warns so.\n" +
+			"- Destroying the resource only removes it from the Terraform state, with a warning in the plan and at " +
+			"apply: the topic and its subscription remain in the event streams environment, and must be removed with " +
+			"that environment's own console or API.\n" +
 			"- Import is not offered, since there is nothing to read an existing topic back from.\n\n" +
 			"Creating a topic whose name already exists in the environment adds another subscription to it; " +
 			"`subscription_count` reports the topic's total.",
