@@ -85,7 +85,7 @@ func subscriptionAttributes() []subscriptionAttribute {
 			validators:   slices.Concat(userText, []validator.String{stringvalidator.LengthAtMost(256)})},
 		{name: "destination_type", required: true, enum: destinationTypes,
 			description:  "Where notifications go: " + enumWords(destinationTypes) + ". The service delivers to `EVENT_STREAMS` only today.",
-			resourceNote: "`EMAIL` is accepted by its API and planned with a warning."},
+			resourceNote: "`EMAIL` is accepted by its API; the plan that sets it warns."},
 		{name: "log_level", required: true, enum: logLevels,
 			description: "Minimum log level that triggers a notification: " + enumWords(logLevels) + "."},
 		{name: "event_streams_environment_id", optional: true, validators: userText,
