@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
@@ -210,7 +212,18 @@ func frontMatterDescription(page string) string {
 	if next := regexp.MustCompile(`\n[a-z_]+:`).FindStringIndex(desc); next != nil {
 		desc = desc[:next[0]]
 	}
-	return strings.TrimSpace(desc)
+	// A block scalar ("|-" and indented lines) is its lines without the indentation.
+	desc = strings.TrimSpace(desc)
+	for _, indicator := range []string{"|-", "|", ">-", ">"} {
+		if rest, ok := strings.CutPrefix(desc, indicator+"\n"); ok {
+			lines := strings.Split(rest, "\n")
+			for i, l := range lines {
+				lines[i] = strings.TrimSpace(l)
+			}
+			return strings.Join(lines, "\n")
+		}
+	}
+	return desc
 }
 
 // TestDocsFrontMatterSentences checks that no page's front-matter description (the plain-text
@@ -336,5 +349,100 @@ func TestDocsMaxBatchSizeRange(t *testing.T) {
 		if diags.HasError() == ok {
 			t.Errorf("%s=%s: accepted %v, want %v (%v)", envMaxBatchSize, value, !diags.HasError(), ok, diags)
 		}
+	}
+}
+
+// tfplugindocsType is how tfplugindocs names an attribute's type on a page.
+func tfplugindocsType(t *testing.T, typ tftypes.Type) string {
+	t.Helper()
+	switch {
+	case typ.Is(tftypes.String):
+		return "String"
+	case typ.Is(tftypes.Bool):
+		return "Boolean"
+	case typ.Is(tftypes.Number):
+		return "Number"
+	}
+	t.Fatalf("no page type for %s", typ)
+	return ""
+}
+
+// bulletLines returns the "- `name` ..." lines of a page section.
+func bulletLines(section string) []string {
+	var lines []string
+	for _, l := range strings.Split(section, "\n") {
+		if strings.HasPrefix(l, "- `") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// TestDocsListResourcePage checks the list resource's page, which is written by hand because
+// only Terraform 1.14 and later render list resources: its description is the schema's, its
+// example is the example file, its Schema section lists every filter of the schema with its
+// type and description and nothing else, and its Results section the identity's attributes.
+func TestDocsListResourcePage(t *testing.T) {
+	const page = "../../docs/list-resources/subscription.md"
+	text := readPage(t, page)
+	schemas := providerSchemas(t)
+	list := schemas.ListResourceSchemas["eventnotify_subscription"]
+	if list == nil {
+		t.Fatal("the provider serves no eventnotify_subscription list resource")
+	}
+
+	desc := strings.TrimSpace(list.Block.Description)
+	if !strings.Contains(text, "\n\n"+desc+"\n\n") {
+		t.Errorf("%s does not carry the list resource's description as a paragraph:\n%s", page, desc)
+	}
+	if got, want := frontMatterDescription(text), strings.ReplaceAll(desc, "`", ""); got != want {
+		t.Errorf("%s: the front matter's description is\n%s\nwant the description in plain text\n%s", page, got, want)
+	}
+
+	example, err := os.ReadFile("../../examples/list-resources/eventnotify_subscription/list-resource.tfquery.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "```terraform\n"+strings.TrimSpace(string(example))+"\n```") {
+		t.Errorf("%s does not show examples/list-resources/eventnotify_subscription/list-resource.tfquery.hcl as it is", page)
+	}
+
+	var want []string
+	for _, a := range list.Block.Attributes {
+		if !a.Optional || a.Required || a.Computed {
+			t.Errorf("filter %s is not optional-only; the page lists every filter under Optional", a.Name)
+		}
+		want = append(want, fmt.Sprintf("- `%s` (%s) %s", a.Name, tfplugindocsType(t, a.Type), a.Description))
+	}
+	slices.Sort(want)
+	got := bulletLines(pageSection(pageSection(text, "## Schema"), "### Optional"))
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: the filters under ## Schema, ### Optional are\n%s\nwant, from the schema,\n%s", page,
+			strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(want) < 5 {
+		t.Errorf("the list resource has only %d filters: %v", len(want), want)
+	}
+
+	server, err := ProtocolServer("test")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := server.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity := ids.IdentitySchemas["eventnotify_subscription"]
+	if identity == nil {
+		t.Fatal("eventnotify_subscription has no identity schema")
+	}
+	want = nil
+	for _, a := range identity.IdentityAttributes {
+		want = append(want, fmt.Sprintf("- `%s` (%s) %s", a.Name, tfplugindocsType(t, a.Type), a.Description))
+	}
+	slices.Sort(want)
+	if got := bulletLines(pageSection(text, "## Results")); !slices.Equal(got, want) {
+		t.Errorf("%s: the identity under ## Results is\n%s\nwant, from the identity schema,\n%s", page,
+			strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
