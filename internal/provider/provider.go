@@ -91,24 +91,28 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Validators: []validator.String{notBlank()},
 			},
 			"region": schema.StringAttribute{
-				MarkdownDescription: "Region of the service: `us` (default) or `gb`. It is meant to select the regional " +
-					"service and auth addresses, but the provider holds no regional addresses yet (the service's " +
-					"specification publishes none), so a region alone does not reach the service: set `base_url` and " +
-					"`auth_url` as well. Environment variable: `" + envRegion + "`.",
+				MarkdownDescription: "Region of the service: `us` (default) or `gb`. It selects the regional service and " +
+					"auth addresses when `base_url` and `auth_url` are not set, among the regions whose addresses the " +
+					"provider knows; this version knows none (the service's specification publishes none), so a region " +
+					"alone does not reach the service: set `base_url` and `auth_url` as well. Environment variable: `" +
+					envRegion + "`.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(client.RegionNames()...)},
 			},
 			"base_url": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envBaseURL + "` is set (the provider holds no regional " +
-					"addresses yet). The service's address, such as `https://eventnotify.example.com`; paths " +
-					"`/rest/v1/...` are appended. Environment variable: `" + envBaseURL + "`.",
+					"addresses yet). The address of the Event Notifications Configuration Service for your account's " +
+					"region, without a path, such as `https://eventnotify.example.com`; your platform's API documentation " +
+					"or administrator gives it. Environment variable: `" + envBaseURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"auth_url": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envAuthURL + "` is set, or `jwt` alone authenticates (the " +
-					"provider holds no regional addresses yet). The auth address; JWTs come from " +
-					"`{auth_url}/auth/jwt/generate/{accountId}`. Environment variable: `" + envAuthURL + "`.",
+					"provider holds no regional addresses yet). The address of the platform's authentication service, " +
+					"which issues the tokens (JWTs) the provider signs in with, without a path, such as " +
+					"`https://auth.example.com`; your platform's API documentation or administrator gives it. " +
+					"Environment variable: `" + envAuthURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
@@ -171,11 +175,11 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Validators: []validator.String{goDuration()},
 			},
 			"max_batch_size": schema.Int64Attribute{
-				MarkdownDescription: fmt.Sprintf("Most subscriptions that one write request carries: creates of "+
-					"`eventnotify_subscription` that arrive together share one `createSubscriptions` request, and "+
-					"deletes one bulk delete. `1` sends every write on its own. Default `%d` (the service documents no "+
-					"limit; Terraform's parallelism, 10 by default, bounds a batch in practice). Environment variable: `%s`.",
-					client.DefaultMaxBatchSize, envMaxBatchSize),
+				MarkdownDescription: fmt.Sprintf("Most subscriptions that one write carries, from `1` to `%d`: creates of "+
+					"`eventnotify_subscription` in one account that arrive together are sent together, and so are "+
+					"deletes. `1` sends every write on its own. Default `%d` (the service documents no limit; "+
+					"Terraform's parallelism, 10 by default, bounds a batch in practice). Environment variable: `%s`.",
+					maxBatchSize, client.DefaultMaxBatchSize, envMaxBatchSize),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(1, maxBatchSize)},
 			},
