@@ -201,7 +201,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 		return
 	}
 
-	settings, diags := resolveSettings(model, lookupEnv)
+	settings, credentials, diags := resolveSettingsAndSource(model, lookupEnv)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -219,6 +219,9 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to create the eventnotify client",
 			"The provider configuration could not be turned into an API client: "+err.Error())
+		return
+	}
+	if checkCredentials(ctx, c, settings, credentials, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 
