@@ -150,6 +150,11 @@ func TestAccBadInput_providerArguments(t *testing.T) {
 			p.authURL = p.baseURL
 			return p.String()
 		}, []string{"Invalid base_url", "must not carry credentials", "set username with password or api_token"}},
+		{"plain http base_url", func(m *testMock) string {
+			p := m.providerConfig()
+			p.baseURL = strings.Replace(m.URL, "127.0.0.1", "eventnotify.example.com", 1)
+			return p.String()
+		}, []string{"Invalid base_url", "plain http://", "credentials and tokens would cross the network unencrypted", "use https://"}},
 		{"blank username", func(m *testMock) string {
 			return m.providerBlockWith(fmt.Sprintf("username = \" \"\n  password = %q", testPassword))
 		}, []string{"username", "must not be empty or only white space"}},
