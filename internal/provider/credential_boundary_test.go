@@ -205,8 +205,8 @@ func TestAccCredentials_environmentCredentialsForBlockAddresses(t *testing.T) {
 }
 
 // TestAccCredentials_preIssuedJWTStaysWithItsAccount: a provider configured with a
-// pre-issued JWT refuses a data source and a resource of another account before anything
-// is sent for that account, and says what to do.
+// pre-issued JWT refuses a data source and resources of another account before anything
+// is sent for that account (resources at plan time), and says what to do.
 func TestAccCredentials_preIssuedJWTStaysWithItsAccount(t *testing.T) {
 	const other = "acc-other"
 	cases := []struct {
@@ -217,8 +217,23 @@ func TestAccCredentials_preIssuedJWTStaysWithItsAccount(t *testing.T) {
 data "eventnotify_subscriptions" "other" {
   account_id = "` + other + `"
 }`, []string{"acc-other", "authenticates the configured account only", "Nothing was sent", "Leave account_id out"}},
+		// A resource fails at plan time.
 		{"resource", subscriptionConfig(append([]string{`account_id = "` + other + `"`}, minimalArgs...)...),
-			[]string{"acc-other", "authenticates the configured account only", "Nothing was sent"}},
+			[]string{"No JWT for this account", `authenticates account "acc-test" only`, `account "acc-other"`}},
+		{"topic", `
+resource "eventnotify_event_streams_topic" "other" {
+  account_id        = "` + other + `"
+  environment_id    = "env-1"
+  subscription_name = "s"
+  topic_name        = "t"
+}`, []string{"No JWT for this account", `account "acc-other"`}},
+		{"account subscriptions", `
+resource "eventnotify_account_subscriptions" "other" {
+  account_id = "` + other + `"
+  subscriptions = {
+    a = { event_name = "ATOM.STATUS", destination_type = "EMAIL", log_level = "ERROR" }
+  }
+}`, []string{"No JWT for this account", `account "acc-other"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

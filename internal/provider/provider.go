@@ -232,7 +232,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 		return
 	}
 
-	data := &providerData{client: c, accountID: settings.AccountID}
+	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != ""}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data
