@@ -152,7 +152,7 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			"jwt": schema.StringAttribute{
 				MarkdownDescription: "A JWT issued elsewhere. When set, no Basic auth credentials are needed and the provider " +
 					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. It is sent " +
-					"for `account_id` only: a resource or data source of another account fails before anything is sent. " +
+					"for `account_id` only: a resource of another account fails at plan time, a data source before anything is sent. " +
 					"Environment variable: `" + envJWT + "` (not used by a block whose `account_id` differs from `" + envAccountID + "`).",
 				Optional:  true,
 				Sensitive: true,
