@@ -82,7 +82,10 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			"and event-streams topics. Before anything works it needs an account (`account_id`), the service's " +
 			"addresses (`base_url` and `auth_url`: the provider holds no regional addresses yet) and one form of " +
 			"credentials (`username` with `password` or `api_token`, or a `jwt`). Every argument can also be set " +
-			"through the environment variable named in its description; a value in the provider block wins over the variable.",
+			"through the environment variable named in its description; a value in the provider block wins over the variable. " +
+			"The credentials (`username`, `password`, `api_token`, `otp`, `jwt`) come as a set from one place: a block that " +
+			"sets any of them uses none from the environment, and the environment's are not sent to a `base_url` or " +
+			"`auth_url` other than `" + envBaseURL + "` or `" + envAuthURL + "` when those are set.",
 		Attributes: map[string]schema.Attribute{
 			"account_id": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envAccountID + "` is set. Account that resources and data " +
@@ -103,7 +106,8 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				MarkdownDescription: "Required unless `" + envBaseURL + "` is set (the provider holds no regional " +
 					"addresses yet). The address of the Event Notifications Configuration Service for your account's " +
 					"region, without a path, such as `https://eventnotify.example.com`; your platform's API documentation " +
-					"or administrator gives it. Environment variable: `" + envBaseURL + "`.",
+					"or administrator gives it. Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only " +
+					"(credentials never cross a network unencrypted). Environment variable: `" + envBaseURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
@@ -112,13 +116,15 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 					"provider holds no regional addresses yet). The address of the platform's authentication service, " +
 					"which issues the tokens (JWTs) the provider signs in with, without a path, such as " +
 					"`https://auth.example.com`; your platform's API documentation or administrator gives it. " +
+					"Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only. " +
 					"Environment variable: `" + envAuthURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"username": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envUsername + "` is set, or `jwt` alone authenticates. User " +
-					"name for Basic auth when a JWT is generated. Environment variable: `" + envUsername + "`.",
+					"name for Basic auth when a JWT is generated. Like every credential, it comes from the provider block when the " +
+					"block sets any credential, else from the environment. Environment variable: `" + envUsername + "`.",
 				Optional:   true,
 				Validators: []validator.String{notBlank()},
 			},
@@ -149,8 +155,9 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			},
 			"jwt": schema.StringAttribute{
 				MarkdownDescription: "A JWT issued elsewhere. When set, no Basic auth credentials are needed and the provider " +
-					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. " +
-					"Environment variable: `" + envJWT + "`.",
+					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. It is sent " +
+					"for `account_id` only: a resource of another account fails at plan time, a data source before anything is sent. " +
+					"Environment variable: `" + envJWT + "` (not used by a block whose `account_id` differs from `" + envAccountID + "`).",
 				Optional:  true,
 				Sensitive: true,
 			},
@@ -205,7 +212,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 		return
 	}
 
-	settings, diags := resolveSettings(model, lookupEnv)
+	settings, credentials, diags := resolveSettingsAndSource(model, lookupEnv)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -225,8 +232,11 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 			"The provider configuration could not be turned into an API client: "+err.Error())
 		return
 	}
+	if checkCredentials(ctx, c, settings, credentials, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 
-	data := &providerData{client: c, accountID: settings.AccountID}
+	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != ""}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data
