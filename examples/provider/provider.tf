@@ -9,12 +9,14 @@ terraform {
 
 # Required: the account, the service's addresses (the provider holds no
 # regional addresses yet, so region alone does not reach the service), and one
-# form of credentials, best taken from the environment: EVENTNOTIFY_USERNAME
-# with EVENTNOTIFY_PASSWORD or EVENTNOTIFY_API_TOKEN, or EVENTNOTIFY_JWT.
+# form of credentials. Credentials are best exported together with the addresses
+# they are for: EVENTNOTIFY_BASE_URL and EVENTNOTIFY_AUTH_URL, with
+# EVENTNOTIFY_USERNAME and EVENTNOTIFY_PASSWORD or EVENTNOTIFY_API_TOKEN, or
+# EVENTNOTIFY_JWT. Credentials from the environment are never sent to an address
+# named in a provider block: a block that sets base_url or auth_url sets its
+# credentials too.
 provider "eventnotify" {
   account_id = "my-account-id"
-  base_url   = "https://eventnotify.example.com"
-  auth_url   = "https://auth.example.com"
 
   # Optional tuning.
   max_retries             = 5

@@ -103,8 +103,8 @@ func TestAccCredentials_blockHostNeverGetsEnvironmentCredentials(t *testing.T) {
 		},
 		{
 			name: "alias with no credentials, the environment's for another address",
-			expect: []string{"Credentials from the environment not sent to base_url", "another address than " + envBaseURL,
-				"Set the credentials in this provider block"},
+			expect: []string{"Credentials from the environment not sent to base_url", "an address that " + envBaseURL + " does not name",
+				"set the credentials in this provider block"},
 		},
 	}
 	for _, tc := range cases {
@@ -185,23 +185,29 @@ resource "eventnotify_subscription" "other" {
 	}
 }
 
-// TestAccCredentials_environmentCredentialsForBlockAddresses: with no address in the
-// environment, the environment's credentials serve the block's addresses (the usual set-up:
-// addresses in the block, credentials exported).
-func TestAccCredentials_environmentCredentialsForBlockAddresses(t *testing.T) {
+// TestAccCredentials_environmentCredentialsNotForBlockAddresses: with no address in the
+// environment, the environment's credentials are not sent to the addresses a provider block
+// names: the configuration fails, says what to do, and nothing reaches the block's host.
+func TestAccCredentials_environmentCredentialsNotForBlockAddresses(t *testing.T) {
 	m := newTestMock(t)
 	t.Setenv(envUsername, testUser)
 	t.Setenv(envPassword, testPassword)
+	t.Setenv(envBaseURL, "")
+	t.Setenv(envAuthURL, "")
 	p := m.providerConfig()
 	p.credentials = ""
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
-		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{{
 			Config: p.String() + subscriptionConfig(minimalArgs...),
-			Check:  m.checkStateMatchesMock(1),
+			ExpectError: errorPattern("Credentials from the environment not sent to base_url",
+				"an address that "+envBaseURL+" does not name (which is not set)",
+				"export "+envBaseURL+" instead"),
 		}},
 	})
+	if n := m.Count("", ""); n != 0 {
+		t.Errorf("the block's host received %d requests", n)
+	}
 }
 
 // TestAccCredentials_preIssuedJWTStaysWithItsAccount: a provider configured with a

@@ -105,10 +105,11 @@ func (r *settingsResolver) credential(m providerModel, a credentialArg, src cred
 }
 
 // envCredentialsStayHome refuses credentials from the environment for a provider block that
-// names another address (scheme, host and port) than the environment's, or, for a
-// pre-issued JWT, another account: they were exported for the environment's service and
-// account. Where the environment names no address, its credentials go to the block's
-// addresses (addresses in the block, credentials in the environment, is the usual set-up).
+// names an address (scheme, host and port) that the environment does not name, or, for a
+// pre-issued JWT, another account: credentials are exported for the environment's service
+// and account, and a host named in a block never receives them. The environment's addresses
+// are its EVENTNOTIFY_BASE_URL and EVENTNOTIFY_AUTH_URL; a block that repeats one of them
+// exactly is no other address.
 func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Config, src credentialSource) {
 	if !src.fromEnv || len(src.set) == 0 {
 		return
@@ -117,19 +118,24 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 		name, env string
 		block     types.String
 	}{{"base_url", envBaseURL, m.BaseURL}, {"auth_url", envAuthURL, m.AuthURL}} {
-		envValue, ok := r.env(a.env)
-		if !ok || envValue == "" || a.block.IsNull() || a.block.IsUnknown() {
+		if a.block.IsNull() || a.block.IsUnknown() {
 			continue
 		}
+		envValue, _ := r.env(a.env)
 		if origin := urlOrigin(a.block.ValueString()); origin != "" && origin == urlOrigin(envValue) {
 			continue
 		}
+		envNames := "which is not set"
+		if envValue != "" {
+			envNames = "which names " + shownOrigin(envValue)
+		}
 		r.diags.AddAttributeError(path.Root(a.name), "Credentials from the environment not sent to "+a.name,
-			fmt.Sprintf("The provider block sets %s to %s, another address than %s (%s), and %s. Credentials exported "+
-				"for the environment's address are never sent to another one. Set the credentials in this provider block "+
-				"(username with password or api_token, or jwt), from input variables or another secret source rather "+
-				"than literal text, or remove %s from the block so that the environment's address is used.",
-				a.name, shownOrigin(a.block.ValueString()), a.env, shownOrigin(envValue), src, a.name))
+			fmt.Sprintf("The provider block sets %s to %s, an address that %s does not name (%s), and %s. "+
+				"Credentials exported in the environment are sent only to the environment's own addresses, never to an "+
+				"address named in a provider block. Either set the credentials in this provider block (username with "+
+				"password or api_token, or jwt), from input variables or another secret source rather than literal "+
+				"text, or remove %s from the block and export %s instead.",
+				a.name, shownOrigin(a.block.ValueString()), a.env, envNames, src, a.name, a.env))
 	}
 	envAccount, ok := r.env(envAccountID)
 	if cfg.JWT != "" && ok && envAccount != "" && !m.AccountID.IsNull() && !m.AccountID.IsUnknown() &&

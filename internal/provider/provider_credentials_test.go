@@ -107,15 +107,19 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 			name:  "addresses in the block, credentials and no address in the environment",
 			model: alias(),
 			env:   with(envDefault, envBaseURL, "", envAuthURL, "", envJWT, ""),
-			want: client.Config{BaseURL: "https://alias.example.net", AuthURL: "https://alias-auth.example.net",
-				Username: "env-user", Password: "env-pw", OTP: "env-otp"},
+			errors: []string{
+				"Credentials from the environment not sent to base_url",
+				"sets base_url to https://alias.example.net, an address that " + envBaseURL + " does not name (which is not set)",
+				"remove base_url from the block and export " + envBaseURL + " instead",
+				"Credentials from the environment not sent to auth_url",
+			},
 		},
 		{
 			name:  "block names other addresses than the environment's credentials are for",
 			model: alias(),
 			env:   with(envDefault, envJWT, ""),
 			errors: []string{
-				"Credentials from the environment not sent to base_url", "sets base_url to https://alias.example.net, another address than " + envBaseURL + " (https://svc.example.com)",
+				"Credentials from the environment not sent to base_url", "sets base_url to https://alias.example.net, an address that " + envBaseURL + " does not name (which names https://svc.example.com)",
 				"the credentials came from the environment (" + envUsername + ", " + envPassword + ", " + envOTP + ")",
 				"Credentials from the environment not sent to auth_url",
 			},
