@@ -2,8 +2,10 @@ package client_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
@@ -145,4 +147,39 @@ func TestMockBulkDeleteSettledByReads(t *testing.T) {
 func withAfterWork(f mockserver.Fault) mockserver.Fault {
 	f.AfterWork = true
 	return f
+}
+
+// Batched deletes whose bulk answer misses statuses settle them with reads too: an item
+// deleted is no error, an item the service did not act on is an error that says so.
+func TestMockBatchedDeletesSettledByReads(t *testing.T) {
+	for _, afterWork := range []bool{true, false} {
+		t.Run(fmt.Sprintf("afterWork=%t", afterWork), func(t *testing.T) {
+			t.Parallel()
+			e := newMockEnv(t, mockserver.Config{})
+			subs := e.seed(itAccount, 6)
+			e.mock.InjectFault(mockserver.Fault{DropStatuses: 2, AfterWork: afterWork, Count: 1})
+			c := e.client(readyAt(6))
+			errs := make([]error, 6)
+			parallel(6, func(i int) { errs[i] = c.DeleteSubscriptionBatched(ctx(t), itAccount, subs[i].SubscriptionID) })
+			failed := 0
+			for _, err := range errs {
+				if err != nil {
+					failed++
+					if !strings.Contains(err.Error(), "did not find it gone") {
+						t.Errorf("error %q does not say the read found it", err)
+					}
+				}
+			}
+			wantFailed := 0
+			if !afterWork {
+				wantFailed = 2
+			}
+			if failed != wantFailed || len(e.mock.Subscriptions(itAccount)) != wantFailed {
+				t.Errorf("%d deletes failed and the mock holds %d subscriptions, want %d and %d",
+					failed, len(e.mock.Subscriptions(itAccount)), wantFailed, wantFailed)
+			}
+			e.wantCount(http.MethodPatch, mockserver.RouteSubscriptions, 1)
+			e.wantCount(http.MethodGet, mockserver.RouteSubscription, 2)
+		})
+	}
 }
