@@ -183,3 +183,30 @@ func TestMockBatchedDeletesSettledByReads(t *testing.T) {
 		})
 	}
 }
+
+// The read that settles a lost create meets a listing that shifts between its pages: the
+// listing is made again, so the subscription the lost create made is found and adopted, not
+// created a second time. (100 older subscriptions put the new one first on page 1; the shift
+// moves it to page 0 after page 0 was read.)
+func TestMockCreateLostSettledThroughShiftingListing(t *testing.T) {
+	t.Parallel()
+	e := newMockEnv(t, mockserver.Config{})
+	e.seed(itAccount, 100)
+	c := e.client()
+	if _, err := c.Token(ctx(t), itAccount); err != nil {
+		t.Fatalf("Token: %v", err)
+	}
+	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+		Status: http.StatusGatewayTimeout, AfterWork: true, Count: 1})
+	e.mock.InjectFault(mockserver.Fault{ShiftPages: 1, Count: 1})
+	got, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{validInput("NEW.EVENT")})
+	if err != nil {
+		t.Fatalf("CreateSubscriptions: %v", err)
+	}
+	e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, 1)
+	subs := e.mock.Subscriptions(itAccount)
+	if len(subs) != 100 || subs[len(subs)-1].SubscriptionID != got[0].ID {
+		t.Errorf("the mock holds %d subscriptions, the newest %s; want 100 (one shifted out), the newest %s adopted",
+			len(subs), subs[len(subs)-1].SubscriptionID, got[0].ID)
+	}
+}
