@@ -334,7 +334,7 @@ func (c *Client) sendDeletes(ctx context.Context, account string, ids []string) 
 			st, ok := byID[strings.ToLower(id)]
 			switch {
 			case !ok:
-				results[i].err = fmt.Errorf("%s: the answer has no status for subscription %s; it may still exist", opBulkDelete, id)
+				results[i].err = fmt.Errorf("%s: the answer has no status for subscription %s, and reading it afterwards did not find it gone; it may still exist", opBulkDelete, id)
 			case st.HTTPEquivalentCode == http.StatusNoContent, st.HTTPEquivalentCode == http.StatusOK,
 				st.HTTPEquivalentCode == http.StatusNotFound:
 			default:

@@ -24,7 +24,10 @@ type OperationStatus struct {
 }
 
 // BulkDeleteSubscriptions deletes the given subscriptions in one request (bulkOperationsOnSubscriptionsForAccount,
-// "delete") and returns one status per item. Item failures are statuses, not errors.
+// "delete") and returns one status per item. Item failures are statuses, not errors. An item
+// that the service's 207 holds no status for (a list shorter than the request's, a body that is
+// not JSON) is read afterwards: the service's 404 gives it the status 404 "Subscription not
+// found"; one that still exists, or whose read fails, has no status, and may still exist.
 func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
 	if ids == nil {
 		ids = []string{}
@@ -33,9 +36,11 @@ func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, 
 }
 
 // bulkDelete sends a bulk delete. Deleting by ID is idempotent, so a request whose answer
-// was lost is repeated; an item already gone answers 404.
+// was lost is repeated; an item already gone answers 404. An item that the answer holds no
+// status for (see settleDeletes) is read: the service's 404 gives it the status 404.
 func (c *Client) bulkDelete(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
-	return c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids}, true)
+	statuses, err := c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids}, true)
+	return c.settleDeletes(ctx, accountID, ids, statuses, err)
 }
 
 // BulkUpdateSubscriptions updates the given subscriptions in one request (bulkOperationsOnSubscriptionsForAccount,

@@ -31,9 +31,11 @@ func scripted(statuses []int, headers map[string]string, success func(w http.Res
 	}, &n
 }
 
-func okEvents(w http.ResponseWriter)  { writeJSON(w, 200, `[]`) }
-func okCreate(w http.ResponseWriter)  { writeJSON(w, 201, `{"subscriptions":[]}`) }
-func okBulk(w http.ResponseWriter)    { writeJSON(w, 207, `{"operationStatuses":[]}`) }
+func okEvents(w http.ResponseWriter) { writeJSON(w, 200, `[]`) }
+func okCreate(w http.ResponseWriter) { writeJSON(w, 201, `{"subscriptions":[]}`) }
+func okBulk(w http.ResponseWriter) {
+	writeJSON(w, 207, `{"operationStatuses":[{"subscriptionId":"a","httpEquivalentCode":204,"message":"Deleted successfully"}]}`)
+}
 func okNoBody(w http.ResponseWriter)  { w.WriteHeader(204) }
 func okReplace(w http.ResponseWriter) { writeJSON(w, 200, `{"subscriptions":[]}`) }
 

@@ -67,14 +67,25 @@ type Page struct {
 // an empty page or at a page that repeats one already read (a server that ignores
 // pageNumber): never at a merely short page, since a server may clamp the page size, and never
 // after maxPages pages, whatever the items carry.
+//
+// A listing whose pages disagree with their metadata (see listing_check.go) is made again,
+// up to listAttempts times in all; when every attempt disagrees, the error is an
+// *IncompleteListingError that carries the last attempt's subscriptions.
 func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, error) {
+	return c.listChecked(ctx, accountID, opts)
+}
+
+// listOnce pages through the account once and returns what it listed, and the first
+// disagreement between the pages and their metadata ("" when none).
+func (c *Client) listOnce(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, string, error) {
 	all := []Subscription{}
 	seenIDs := make(map[string]struct{})
 	seenPages := make(map[string]struct{})
+	var check listingCheck
 	for n := 0; n < maxPages; n++ {
-		page, err := c.ListSubscriptionsPage(ctx, accountID, n, opts)
+		page, meta, err := c.listPage(ctx, accountID, n, opts)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if len(page.Subscriptions) > 0 {
 			key := pageKey(page.Subscriptions)
@@ -92,11 +103,14 @@ func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts L
 			}
 			all = append(all, s)
 		}
+		if problem := check.page(n, page, meta); problem != "" {
+			return all, problem, nil
+		}
 		if page.Last {
 			break
 		}
 	}
-	return all, nil
+	return all, check.end(), nil
 }
 
 // pageKey identifies a page by its content, so that a page served again is recognised.
@@ -112,12 +126,19 @@ func pageKey(subs []Subscription) string {
 // account (204, or the service's own 404) yields an empty last page. Last is also set when
 // the service says that this is the last page (last, or totalPages), and for an empty page.
 func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
+	page, _, err := c.listPage(ctx, accountID, pageNumber, opts)
+	return page, err
+}
+
+// listPage is ListSubscriptionsPage that also returns the page's metadata as the service sent
+// it (nil when it sent none).
+func (c *Client) listPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, *wirePagination, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opListSubscriptions, err)
+		return nil, nil, fmt.Errorf("%s: %w", opListSubscriptions, err)
 	}
 	if pageNumber < 0 {
-		return nil, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
+		return nil, nil, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
 	}
 	pageSize := opts.PageSize
 	if pageSize <= 0 {
@@ -142,18 +163,18 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return empty, nil
+			return empty, nil, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if resp.status == http.StatusNoContent {
-		return empty, nil
+		return empty, nil, nil
 	}
 	w, err := decodeSubscriptionWrapper(resp.body)
 	if err != nil {
-		return nil, decodeErr(opListSubscriptions, err)
+		return nil, nil, decodeErr(opListSubscriptions, err)
 	}
-	return w.page(pageNumber, pageSize), nil
+	return w.page(pageNumber, pageSize), w.PaginationMetadata, nil
 }
 
 // page builds a Page from a decoded wrapper of listSubscribedEventsForAccount.

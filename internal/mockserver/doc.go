@@ -179,6 +179,13 @@
 //     error occurred" for 500), no body for 401 or statuses below 400.
 //     Drop hijacks and closes the connection; where hijacking is not
 //     possible it aborts the handler with http.ErrAbortHandler.
+//   - Faults that change an answer rather than replace it fire only on
+//     their operation (faults_tamper.go): ClaimLast serves a listing page
+//     with last = true; ShiftPages deletes the first subscriptions of the
+//     default listing order once a page is served (ShiftReplace stores a
+//     copy of each under a new id at the end, so no count changes);
+//     DropStatuses drops the last items' statuses from a 207, after the
+//     work with AfterWork, else the items are neither done nor answered.
 //   - The request log is in the order requests finished; Status is 0 when
 //     nothing was written (client gone during latency, Drop).
 //   - SetJWTTTL(0) restores 5m; a negative TTL issues expired tokens.

@@ -30,6 +30,23 @@ type Fault struct {
 	// Count and Ratio advance only on succeeded requests. The counters record what the
 	// client received.
 	AfterWork bool
+	// Faults that change an answer instead of replacing it (see faults_tamper.go); each fires
+	// only on the operation it names, and leaves Status, Body and Drop unused.
+	//
+	// ClaimLast serves a page of listSubscribedEventsForAccount with last = true, the rest of
+	// its metadata as it is.
+	ClaimLast bool
+	// ShiftPages deletes the account's first ShiftPages subscriptions in the listing's default
+	// order once a page of listSubscribedEventsForAccount is served, as another client would
+	// between two pages: the next page starts later, and its first subscriptions are never
+	// listed. With ShiftReplace each one deleted is replaced by a copy under a new id at the
+	// end of the order, so that no count in the metadata changes.
+	ShiftPages   int
+	ShiftReplace bool
+	// DropStatuses leaves the last DropStatuses items of a bulkOperationsOnSubscriptionsForAccount
+	// request without a status in its 207: with AfterWork the items were acted on and only
+	// their statuses are lost; without, the service neither acts on them nor answers for them.
+	DropStatuses int
 }
 
 // faultState is an injected fault and its progress.
@@ -85,7 +102,7 @@ func (s *Server) takeFault(method, route string, afterWork bool) (Fault, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range s.faults {
-		if f.fault.AfterWork != afterWork {
+		if f.fault.afterWork() != afterWork || !f.fault.firesOn(method, route) {
 			continue
 		}
 		if f.fault.Method != "" && !strings.EqualFold(f.fault.Method, method) {
@@ -117,7 +134,7 @@ func (s *Server) hasAfterWorkFaults() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range s.faults {
-		if f.fault.AfterWork {
+		if f.fault.afterWork() {
 			return true
 		}
 	}

@@ -178,8 +178,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFault(rec, r, f)
 	}
 	if f, ok := s.takeFault(r.Method, m.route, false); ok {
-		answerFault(f)
-		return
+		if !f.tampers() {
+			answerFault(f)
+			return
+		}
+		r = f.trimRequest(r)
 	}
 	if !s.hasAfterWorkFaults() {
 		s.serveOperation(rec, r, m, found)
@@ -189,8 +192,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveOperation(held, r, m, found)
 	if held.status >= 200 && held.status < 300 {
 		if f, ok := s.takeFault(r.Method, m.route, true); ok {
-			answerFault(f)
-			return
+			if !f.tampers() {
+				answerFault(f)
+				return
+			}
+			s.tamperAnswer(held, m, f)
 		}
 	}
 	held.sendTo(rec)

@@ -290,6 +290,14 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 		{name: "private data from an import", state: tw.account(top, nil), private: imported.ImportedResources[0].Private},
 		{name: "the listing fails", state: tw.account(top, byID(subs, stateEntry)), wantFast: true,
 			fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscriptions, Status: 403, Count: 1}},
+		// Each held entry is read on its own, and the refresh warns.
+		{name: "the listing disagrees with its metadata every time", state: tw.account(top, map[string]map[string]any{
+			"gone": with(stateEntry(subs[0]), map[string]any{"id": gone}), "atoms": stateEntry(subs[0]),
+		}), wantFast: true, fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscriptions, Status: 200, Count: 3,
+			Body: `{"subscriptions":[],"paginationMetadata":{"pageNumber":0,"totalElements":5,"numberOfElements":0,"last":true}}`}},
+		{name: "a held entry missing from the listing cannot be read", wantFast: true, state: tw.account(top, map[string]map[string]any{
+			"gone": with(stateEntry(subs[0]), map[string]any{"id": gone}), "atoms": stateEntry(subs[0]),
+		}), fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscription, Status: 403, Count: 1}},
 	}
 	ctx := context.Background()
 	for _, tc := range cases {

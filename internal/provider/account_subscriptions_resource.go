@@ -618,8 +618,9 @@ func (r *AccountSubscriptionsResource) deleteHeld(ctx context.Context, account s
 			switch {
 			case !ok:
 				diags.AddError("Unable to delete subscription "+ids[i], fmt.Sprintf("The bulk delete's answer has no status for "+
-					"subscription %s, so it may still exist; it stays in state. Run terraform plan to see the account's "+
-					"current subscriptions.", ids[i]))
+					"subscription %s, and reading it afterwards did not find it gone, so it may still exist; it stays in "+
+					"state. Run terraform apply again to delete it (terraform plan shows the account's current "+
+					"subscriptions).", ids[i]))
 			case st.HTTPEquivalentCode == http.StatusNoContent, st.HTTPEquivalentCode == http.StatusOK,
 				st.HTTPEquivalentCode == http.StatusNotFound:
 				continue
@@ -791,16 +792,19 @@ func stateAccount(accountID, id types.String) string {
 }
 
 // refreshEntries lists the account and returns what the held entries are on
-// the service, by subscription id. An entry whose subscription is gone is
-// dropped, so that the plan creates it again; a subscription that no entry
-// holds is added under its id, so that the plan shows its removal. An entry
-// keeps its event name's spelling while the service's differs only in case.
+// the service, by subscription id. An entry missing from the listing is read
+// on its own (confirmMissing): only the service's 404 drops it, so that the
+// plan creates it again. A subscription that no entry holds is added under
+// its id, so that the plan shows its removal. An entry keeps its event name's
+// spelling while the service's differs only in case.
 func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry) (map[string]accountEntry, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	list, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
 	if err != nil {
-		addClientError(&diags, "Unable to list the subscriptions of account "+account, err)
-		return nil, diags
+		list = incompleteListing(&diags, account, err)
+		if diags.HasError() {
+			return nil, diags
+		}
 	}
 	byID := make(map[string]*client.Subscription, len(list))
 	for i := range list {
@@ -808,9 +812,30 @@ func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, accou
 	}
 	fresh := make(map[string]accountEntry, len(list))
 	seen := make(map[string]bool, len(list))
+	var missing []string
 	for _, key := range sortedKeys(held) {
 		id := strings.ToLower(held[key].ID.ValueString())
 		sub, ok := byID[id]
+		if !ok {
+			missing = append(missing, key)
+			continue
+		}
+		if seen[id] {
+			tflog.Warn(ctx, "Subscription held by two keys; keeping the first", map[string]any{
+				"account_id": account, "key": key, "subscription_id": held[key].ID.ValueString()})
+			continue
+		}
+		seen[id] = true
+		fresh[key] = accountEntryFromAPI(sub)
+	}
+	confirmed, d := r.confirmMissing(ctx, account, held, missing)
+	diags.Append(d...)
+	if diags.HasError() {
+		return nil, diags
+	}
+	for _, key := range missing {
+		id := strings.ToLower(held[key].ID.ValueString())
+		sub, ok := confirmed[key]
 		if !ok || seen[id] {
 			tflog.Warn(ctx, "Subscription not found; removing it from the account's set", map[string]any{
 				"account_id": account, "key": key, "subscription_id": held[key].ID.ValueString()})

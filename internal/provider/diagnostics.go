@@ -25,6 +25,11 @@ func clientErrorDetail(err error) string {
 	if errors.As(err, &unknown) {
 		return unknownOutcomeDetail(unknown)
 	}
+	var incomplete *client.IncompleteListingError
+	if errors.As(err, &incomplete) {
+		return incomplete.Error() + "\n\nNothing was written: acting on a listing that may miss subscriptions could " +
+			"create a second copy of one. If the account is being changed by someone else, try again once it is not."
+	}
 	var item *client.ItemError
 	if errors.As(err, &item) {
 		return fmt.Sprintf("The service answered %q for subscription %s with HTTP %d %s: %s\n\nThe other subscriptions "+

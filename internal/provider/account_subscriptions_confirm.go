@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// confirmWorkers bounds the reads that confirm the held entries missing from a listing.
+const confirmWorkers = 4
+
+// confirmMissing reads, one getSubscribedEventForAccount each, the subscriptions of the held
+// entries under keys, which a listing of the account did not show: a listing is paged by
+// number, and a subscription deleted between two pages hides another one from it. It returns
+// the subscriptions found, by key; an entry the service answers 404 for is not returned (it
+// is gone). Any other failure is an error: the entry may exist, and dropping it would plan a
+// second copy.
+func (r *AccountSubscriptionsResource) confirmMissing(ctx context.Context, account string, held map[string]accountEntry,
+	keys []string) (map[string]*client.Subscription, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	found := make(map[string]*client.Subscription, len(keys))
+	if len(keys) == 0 {
+		return found, diags
+	}
+	tflog.Debug(ctx, "Reading the held subscriptions that the listing did not show", map[string]any{
+		"account_id": account, "subscriptions": len(keys)})
+	subs := make([]*client.Subscription, len(keys))
+	errs := make([]error, len(keys))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(confirmWorkers, len(keys)) {
+		wg.Go(func() {
+			for i := range next {
+				subs[i], errs[i] = r.data.client.GetSubscription(ctx, account, held[keys[i]].ID.ValueString())
+			}
+		})
+	}
+	for i := range keys {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, key := range keys {
+		switch {
+		case errs[i] == nil:
+			found[key] = subs[i]
+		case errors.Is(errs[i], client.ErrNotFound):
+		default:
+			addClientError(&diags, "Unable to read subscription "+held[key].ID.ValueString()+" of account "+account, errs[i])
+		}
+	}
+	return found, diags
+}
+
+// incompleteListing handles a failed listing of the account in a refresh. A listing whose
+// pages kept disagreeing with their metadata is used with a warning: every held entry missing
+// from it is confirmed on its own, so only subscriptions that no entry holds may be missing
+// from the plan, and the next plan shows them. Any other failure is an error.
+func incompleteListing(diags *diag.Diagnostics, account string, err error) []client.Subscription {
+	var incomplete *client.IncompleteListingError
+	if !errors.As(err, &incomplete) {
+		addClientError(diags, "Unable to list the subscriptions of account "+account, err)
+		return nil
+	}
+	diags.AddWarning("The subscriptions of account "+account+" may be listed incompletely",
+		incomplete.Error()+"\n\nEvery subscription in state that the listing did not show was read on its own, so "+
+			"none is planned for creation while it exists. A subscription that no entry holds may be missing from "+
+			"this plan's removals; the next plan shows it. If the account is being changed by someone else, plan "+
+			"again once it is not.")
+	return incomplete.Subscriptions
+}
