@@ -21,12 +21,8 @@ const (
 	opDeleteSubscription   = "delete subscription"
 )
 
-const (
-	// defaultPageSize is the page size the client asks for when ListOptions.PageSize is 0.
-	defaultPageSize = 100
-	// maxPages stops paging through a server that keeps inventing new pages.
-	maxPages = 100000
-)
+// defaultPageSize is the page size the client asks for when ListOptions.PageSize is 0.
+const defaultPageSize = 100
 
 // ListOptions tunes listSubscribedEventsForAccount. Zero values select the service's defaults, except that the
 // client asks for pages of 100 when PageSize is 0.
@@ -65,17 +61,22 @@ type Page struct {
 //
 // Paging ends where the service says (the metadata's last, or totalPages), and otherwise at
 // an empty page or at a page that repeats one already read (a server that ignores
-// pageNumber): never at a merely short page, since a server may clamp the page size, and never
-// after maxPages pages, whatever the items carry.
+// pageNumber): never at a merely short page, since a server may clamp the page size. A
+// listing that goes past the bounds of listing_bounds.go (subscriptions, pages, bytes, time)
+// fails with an error matching ErrListingLimit.
 func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, error) {
 	all := []Subscription{}
 	seenIDs := make(map[string]struct{})
 	seenPages := make(map[string]struct{})
-	for n := 0; n < maxPages; n++ {
-		page, err := c.ListSubscriptionsPage(ctx, accountID, n, opts)
+	budget := listingBudget{limits: c.listLimits}
+	lctx, cancel := budget.withDeadline(ctx)
+	defer cancel()
+	for n := 0; ; n++ {
+		page, size, err := c.listSubscriptionsPage(lctx, accountID, n, opts)
 		if err != nil {
-			return nil, err
+			return nil, budget.deadline(ctx, lctx, err)
 		}
+		before := len(all)
 		if len(page.Subscriptions) > 0 {
 			key := pageKey(page.Subscriptions)
 			if _, repeated := seenPages[key]; repeated {
@@ -91,6 +92,9 @@ func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts L
 				seenIDs[listingKey(s.ID)] = struct{}{}
 			}
 			all = append(all, s)
+		}
+		if err := budget.add(page, len(all)-before, size); err != nil {
+			return nil, err
 		}
 		if page.Last {
 			break
@@ -112,12 +116,19 @@ func pageKey(subs []Subscription) string {
 // account (204, or the service's own 404) yields an empty last page. Last is also set when
 // the service says that this is the last page (last, or totalPages), and for an empty page.
 func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
+	page, _, err := c.listSubscriptionsPage(ctx, accountID, pageNumber, opts)
+	return page, err
+}
+
+// listSubscriptionsPage is ListSubscriptionsPage that also returns the size of the answer's
+// body, which a listing counts against its bounds.
+func (c *Client) listSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, int, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opListSubscriptions, err)
+		return nil, 0, fmt.Errorf("%s: %w", opListSubscriptions, err)
 	}
 	if pageNumber < 0 {
-		return nil, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
+		return nil, 0, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
 	}
 	pageSize := opts.PageSize
 	if pageSize <= 0 {
@@ -142,18 +153,22 @@ func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pa
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return empty, nil
+			return empty, 0, nil
 		}
-		return nil, err
+		return nil, 0, err
 	}
 	if resp.status == http.StatusNoContent {
-		return empty, nil
+		return empty, len(resp.body), nil
 	}
 	w, err := decodeSubscriptionWrapper(resp.body)
 	if err != nil {
-		return nil, decodeErr(opListSubscriptions, err)
+		return nil, 0, decodeErr(opListSubscriptions, err)
 	}
-	return w.page(pageNumber, pageSize), nil
+	page := w.page(pageNumber, pageSize)
+	if err := checkAnswer(accountID, page.Subscriptions, true); err != nil {
+		return nil, 0, decodeErr(opListSubscriptions, err)
+	}
+	return page, len(resp.body), nil
 }
 
 // page builds a Page from a decoded wrapper of listSubscribedEventsForAccount.
@@ -252,7 +267,11 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	if err != nil {
 		return nil, decodeErr(op, err)
 	}
-	return w.list(), nil
+	subs := w.list()
+	if err := checkAnswer(accountID, subs, false); err != nil {
+		return nil, decodeErr(op, err)
+	}
+	return subs, nil
 }
 
 // DeleteAllSubscriptions deletes every subscription of the account (deleteSubscriptionForAccount). The
@@ -280,8 +299,8 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
 	}
-	if id == "" {
-		return nil, fmt.Errorf("%s: the subscription ID is required", opReadSubscription)
+	if err := checkPathSegment("subscription id", id); err != nil {
+		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
 	}
 	resp, err := c.call(ctx, serviceCall{
 		operation: opReadSubscription,
@@ -293,6 +312,11 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 		return nil, err
 	}
 	s, err := decodeSingleSubscription(resp.body)
+	if err == nil {
+		one := []Subscription{*s}
+		err = checkAnswer(accountID, one, true)
+		s = &one[0]
+	}
 	if err != nil {
 		return nil, decodeErr(opReadSubscription, err)
 	}
@@ -306,8 +330,8 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
-	if id == "" {
-		return nil, fmt.Errorf("%s: the subscription ID is required", opUpdateSubscription)
+	if err := checkPathSegment("subscription id", id); err != nil {
+		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
 	resp, err := c.call(ctx, serviceCall{
 		operation: opUpdateSubscription,
@@ -320,6 +344,11 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 		return nil, err
 	}
 	s, err := decodeSingleSubscription(resp.body)
+	if err == nil {
+		one := []Subscription{*s}
+		err = checkAnswer(accountID, one, true)
+		s = &one[0]
+	}
 	if err != nil {
 		return nil, decodeErr(opUpdateSubscription, err)
 	}
@@ -333,8 +362,8 @@ func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) e
 	if err != nil {
 		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
-	if id == "" {
-		return fmt.Errorf("%s: the subscription ID is required", opDeleteSubscription)
+	if err := checkPathSegment("subscription id", id); err != nil {
+		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
 	_, err = c.call(ctx, serviceCall{
 		operation: opDeleteSubscription,

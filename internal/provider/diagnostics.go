@@ -63,6 +63,9 @@ func clientErrorDetail(err error) string {
 		for _, m := range apiErr.Messages {
 			b.WriteString("\n  - " + m)
 		}
+		if apiErr.MessagesOmitted > 0 {
+			fmt.Fprintf(&b, "\n  - (%d more messages not shown)", apiErr.MessagesOmitted)
+		}
 	} else if apiErr.RawBody != "" {
 		fmt.Fprintf(&b, "\n\nResponse body (not the service's JSON error format): %s", apiErr.RawBody)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // subscriptionImportIDForms describes the accepted import ids for messages.
@@ -35,11 +35,5 @@ func parseSubscriptionImportID(id, defaultAccount string) (accountID, subscripti
 	return accountID, strings.ToLower(subscriptionID), nil
 }
 
-// isUUID accepts the canonical 8-4-4-4-12 form only.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	_, err := uuid.Parse(s)
-	return err == nil
-}
+// isUUID accepts the canonical 8-4-4-4-12 form only (client.IsUUID).
+func isUUID(s string) bool { return client.IsUUID(s) }
