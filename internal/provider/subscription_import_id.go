@@ -32,6 +32,9 @@ func parseSubscriptionImportID(id, defaultAccount string) (accountID, subscripti
 	if accountID == "" {
 		return "", "", fmt.Errorf("the import id %q has no account and the provider has no account_id configured. %s", id, subscriptionImportIDForms)
 	}
+	if err := client.CheckAccountID(accountID); err != nil {
+		return "", "", fmt.Errorf("in the import id %q, %s. %s", id, accountIDAdvice(err), subscriptionImportIDForms)
+	}
 	return accountID, strings.ToLower(subscriptionID), nil
 }
 
