@@ -271,7 +271,7 @@ func TestAccHostile_answerNamesAnotherAccount(t *testing.T) {
 			{
 				PreConfig:   func() { hostile.Store(true) },
 				Config:      config,
-				ExpectError: errorPattern(`account "` + testAccount + `"`, `of account "other-account"`),
+				ExpectError: errorPattern(`account "`+testAccount+`"`, `of account "other-account"`),
 			},
 			// Nothing was written: the state still names the configured account (another one
 			// would plan a replacement).
