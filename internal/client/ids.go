@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
@@ -61,8 +62,12 @@ func checkPathSegment(what, id string) error {
 		problem = "is a dot segment, which a proxy may resolve to another path"
 	case strings.ContainsAny(id, `/\`):
 		problem = `contains "/" or "\", which a proxy may take as a path separator`
+	case !utf8.ValidString(id):
+		problem = "is not valid UTF-8"
 	case hasUnsafeRune(id):
-		problem = "contains a control, invisible formatting or line separator character, or is not UTF-8"
+		i := strings.IndexFunc(id, unsafeRune)
+		r, _ := utf8.DecodeRuneInString(id[i:])
+		problem = fmt.Sprintf("contains the control or invisible character %U", r)
 	case len(id) > maxIDBytes:
 		problem = fmt.Sprintf("is %d bytes long; at most %d are accepted", len(id), maxIDBytes)
 	default:
