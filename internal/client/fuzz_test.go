@@ -239,6 +239,7 @@ func FuzzTokenBody(f *testing.F) {
 		"eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3MDAwMDAwMDB9.c2ln", `"eyJ.a.b"`, `{"token":"t"}`, `{"jwt":"t"}`, `{"access_token":"Bearer t"}`,
 		`{"token":{"nested":"x"}}`, "\xef\xbb\xbftoken\n", "Bearer  ", `{"token":""}`, "<html>", "a b",
 		"eyJhbGciOiJub25lIn0.eyJleHAiOjEsImlhdCI6Mn0.", "eyJhbGciOiJub25lIn0.eyJleHAiOiIxZTMwMCJ9.",
+		"tok\x1b[2Jen", "tok\u202een", `{"token":"a\u0085b"}`, strings.Repeat("a", 20000),
 	} {
 		f.Add([]byte(b))
 	}
@@ -251,7 +252,7 @@ func FuzzTokenBody(f *testing.F) {
 			}
 			return
 		}
-		if token == "" || strings.ContainsAny(token, " \t\r\n\"'<>{}[]") {
+		if token == "" || strings.ContainsAny(token, " \t\r\n\"'<>{}[]") || hasUnsafeRune(token) || len(token) > maxTokenBytes {
 			t.Fatalf("token %q is not one bearer value", token)
 		}
 		expiresAt, lifetime := tokenExpiry(token, now)

@@ -457,3 +457,23 @@ func TestLoggedBodiesEscaped(t *testing.T) {
 		t.Errorf("logged body of %d bytes", len(got))
 	}
 }
+
+// TestHostileTokenBody: a JWT endpoint that answers with control characters or an oversized
+// token gives no token, and the error neither repeats the body nor carries the characters.
+func TestHostileTokenBody(t *testing.T) {
+	for _, body := range []string{"eyJ\x1b[2K\rApply complete!", "eyJ.\u202e.x", `{"token":"a\u009bb"}`, strings.Repeat("e", maxTokenBytes+1)} {
+		f := newFake(t, nil)
+		f.set(func(f *fakeAPI) {
+			f.jwtHandler = func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) }
+		})
+		_, err := f.newClient(nil).Token(context.Background(), "")
+		if !errors.Is(err, ErrMalformedResponse) {
+			t.Errorf("body %q: %v", body[:min(len(body), 20)], err)
+			continue
+		}
+		noUnsafeText(t, "error", err.Error())
+		if len(err.Error()) > 200 {
+			t.Errorf("error of %d bytes", len(err.Error()))
+		}
+	}
+}
