@@ -23,9 +23,9 @@ const (
 	// MaxListedPages is the most pages one listing reads: enough for MaxListedSubscriptions
 	// in pages of minPlausiblePageSize.
 	MaxListedPages = MaxListedSubscriptions / minPlausiblePageSize
-	// MaxListedBytes bounds the bodies of one listing's pages together (a subscription's JSON
-	// is well under a kilobyte, so MaxListedSubscriptions of them take about 30 MiB).
-	MaxListedBytes = 256 << 20
+	// MaxListedBytes bounds the bodies of one listing's pages together: a subscription's JSON
+	// takes 150 to 600 bytes, so MaxListedSubscriptions of them take at most about 30 MiB.
+	MaxListedBytes = 64 << 20
 	// MaxListingDuration bounds one listing, waits for the rate limit and retries included:
 	// MaxListedPages pages take 500 s at 10 requests per second.
 	MaxListingDuration = 10 * time.Minute
