@@ -279,3 +279,39 @@ func TestAccHostile_answerNamesAnotherAccount(t *testing.T) {
 		},
 	})
 }
+
+// TestAccHostile_endlessListing: a service that answers every page of a listing with new
+// subscriptions and "last": false is listed up to the provider's bound (50,000
+// subscriptions), and the read fails with an error that says what the service did.
+func TestAccHostile_endlessListing(t *testing.T) {
+	m := newTestMock(t)
+	listPath := "/rest/v1/accounts/" + testAccount + "/subscriptions"
+	var pages atomic.Int64
+	endless := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != listPath {
+			m.Server.ServeHTTP(w, r)
+			return
+		}
+		n := pages.Add(1)
+		items := make([]string, 100)
+		for i := range items {
+			items[i] = fmt.Sprintf(`{"subscriptionId":"00000000-0000-4000-8000-%012d","eventName":"ATOM.STATUS",`+
+				`"destinationType":"EVENT_STREAMS","logLevel":"INFO"}`, int(n)*100+i)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"subscriptions":[`+strings.Join(items, ",")+`],"paginationMetadata":{"last":false}}`)
+	})
+	ts := httptest.NewServer(endless)
+	t.Cleanup(ts.Close)
+	pm := &testMock{Server: m.Server, URL: ts.URL}
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []tfresource.TestStep{{
+			Config:      pm.providerBlock() + `data "eventnotify_subscriptions" "all" {}`,
+			ExpectError: errorPattern("the service answered more than 50000 subscriptions", "without marking a last page", "Nothing was changed"),
+		}},
+	})
+	if got, want := pages.Load(), int64(client.MaxListedSubscriptions/100+1); got != want {
+		t.Errorf("%d pages requested, want %d", got, want)
+	}
+}
