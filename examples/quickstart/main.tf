@@ -4,7 +4,7 @@ terraform {
   required_providers {
     eventnotify = {
       source  = "eventnotify/eventnotify"
-      version = "~> 0.1"
+      version = "~> 0.1.0"
     }
   }
 }

@@ -72,7 +72,10 @@ type Config struct {
 	// OTP is a time-based one-time password sent as X-Platform-OTP when a JWT is generated.
 	OTP string
 	// JWT is a token issued elsewhere. When set, no Basic credentials are needed and no JWT is
-	// ever fetched; a 401 is reported as a rejected (probably expired) JWT.
+	// ever fetched; a 401 is reported as a rejected (probably expired) JWT. With AccountID set
+	// it authenticates that account only: a call for another account fails with
+	// ErrPreIssuedJWTAccount before anything is sent. Without AccountID every call names its
+	// account, and the caller vouches that the token is that account's.
 	JWT string
 	// MaxRetries is the number of retries after the first attempt; a negative value means 0.
 	MaxRetries int
@@ -214,18 +217,15 @@ func (c Config) normalize() (Config, error) {
 }
 
 // CheckURL accepts an absolute http or https URL with a host and without credentials, query,
-// fragment or surrounding white space: what base_url and auth_url may be. A URL with
-// credentials is quoted without them.
+// fragment or surrounding white space: what base_url and auth_url may be. Plain http is
+// accepted for this machine only (localhost, 127.0.0.0/8, ::1): anywhere else the Basic
+// credentials, the one-time password and the JWTs would cross the network unencrypted. An
+// error never quotes what could be the URL's user information, whether the URL parses or not.
 func CheckURL(s string) error {
+	shown := hideUserinfo(s)
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil {
-		return fmt.Errorf("%q is not a valid URL", s)
-	}
-	shown := s
-	if u.User != nil {
-		bare := *u
-		bare.User = nil
-		shown = bare.String()
+		return fmt.Errorf("%q is not a valid URL", shown)
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
@@ -237,7 +237,11 @@ func CheckURL(s string) error {
 	case u.RawQuery != "" || u.Fragment != "":
 		return fmt.Errorf("%q must not have a query or fragment", shown)
 	case s != strings.TrimSpace(s):
-		return fmt.Errorf("%q has leading or trailing white space", s)
+		return fmt.Errorf("%q has leading or trailing white space", shown)
+	case u.Scheme == "http" && !loopbackHost(u.Hostname()):
+		return fmt.Errorf("%q uses plain http:// for a host other than this machine, so credentials and tokens "+
+			"would cross the network unencrypted: use https:// (plain http is accepted only for localhost, "+
+			"127.0.0.1 and ::1, such as the mock server)", shown)
 	}
 	return nil
 }

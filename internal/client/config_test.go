@@ -34,6 +34,11 @@ func TestNewValidation(t *testing.T) {
 		{"NaN rate", func(c *Config) { c.RequestsPerSecond = math.NaN() }, "requests per second"},
 		{"negative timeout", func(c *Config) { c.RequestTimeout = -time.Second }, "timeout"},
 		{"negative waits", func(c *Config) { c.RetryWaitMin = -1 }, "retry wait"},
+		{"plain http base URL", func(c *Config) { c.BaseURL = "http://api.example.com" }, "plain http://"},
+		{"plain http auth URL", func(c *Config) { c.AuthURL = "http://10.0.0.7:8080" }, "plain http://"},
+		{"plain http auth URL with a pre-issued JWT", func(c *Config) { c.JWT, c.AuthURL = "j", "http://auth.example.com" }, "plain http://"},
+		{"plain http loopback", func(c *Config) { c.BaseURL, c.AuthURL = "http://127.0.0.1:8080", "http://localhost:9" }, ""},
+		{"unparsable base URL with credentials", func(c *Config) { c.BaseURL = "https://svc:S3cr%t-secretpw@x" }, "not a valid URL"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,7 +64,7 @@ func TestNewValidation(t *testing.T) {
 // TestNewDefaults checks normalisation.
 func TestNewDefaults(t *testing.T) {
 	base := &http.Client{Timeout: 7 * time.Second}
-	c, err := New(Config{BaseURL: " https://x/api/ ", JWT: "j", MaxRetries: -5, RetryWaitMin: 3 * time.Second, RetryWaitMax: time.Second, HTTPClient: base})
+	c, err := New(Config{BaseURL: " https://x/api/ ", JWT: "j", AccountID: "a", MaxRetries: -5, RetryWaitMin: 3 * time.Second, RetryWaitMax: time.Second, HTTPClient: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +80,7 @@ func TestNewDefaults(t *testing.T) {
 	if _, ok := c.httpClient.Transport.(*transport).base.(*http.Transport); !ok {
 		t.Error("no cloned default transport under the caller's client")
 	}
-	d, _ := New(Config{BaseURL: "https://x", JWT: "j"})
+	d, _ := New(Config{BaseURL: "https://x", JWT: "j", AccountID: "a"})
 	if d.cfg.RetryWaitMin != time.Second || d.cfg.RetryWaitMax != 30*time.Second {
 		t.Errorf("default waits %v %v", d.cfg.RetryWaitMin, d.cfg.RetryWaitMax)
 	}

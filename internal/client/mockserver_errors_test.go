@@ -321,7 +321,11 @@ func TestMockForbidden(t *testing.T) {
 		e := newMockEnv(t, mockserver.Config{})
 		e.seed(itOther, 1)
 		token := e.mock.IssueJWT(itAccount, itUser, time.Now().Add(time.Hour))
-		c := e.client(func(c *client.Config) { c.JWT, c.AuthURL, c.Username, c.Password = token, "", "", "" })
+		// The client is told the token is itOther's (it sends a pre-issued JWT for its own
+		// account only), so the mock's own check answers.
+		c := e.client(func(c *client.Config) {
+			c.JWT, c.AccountID, c.AuthURL, c.Username, c.Password = token, itOther, "", "", ""
+		})
 		calls := []struct {
 			name string
 			path string

@@ -54,7 +54,7 @@ func TestLimiterConfiguration(t *testing.T) {
 	}
 
 	// The Client wires its limiter into its transport, and into no other client.
-	c, err := New(Config{BaseURL: "http://x", JWT: "j", RequestsPerSecond: 10})
+	c, err := New(Config{BaseURL: "http://127.0.0.1", JWT: "j", AccountID: "a", RequestsPerSecond: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestLimiterConfiguration(t *testing.T) {
 	if c.httpClient == http.DefaultClient || tr.base == http.DefaultTransport {
 		t.Error("the client shares the default client or transport")
 	}
-	c0, _ := New(Config{BaseURL: "http://x", JWT: "j"})
+	c0, _ := New(Config{BaseURL: "http://127.0.0.1", JWT: "j", AccountID: "a"})
 	if c0.httpClient.Transport.(*transport).limiter != nil {
 		t.Error("a limiter with RequestsPerSecond 0")
 	}

@@ -74,12 +74,13 @@ func (tc *tokenCache) invalidate(accountID, failed string) {
 }
 
 // Token returns the JWT that authenticates calls for accountID ("" means the configured
-// account): the pre-issued JWT when one is configured, else a cached token, fetched from
+// account): the pre-issued JWT when one is configured (for the configured account only: any
+// other fails with ErrPreIssuedJWTAccount), else a cached token, fetched from
 // {AuthURL}/auth/jwt/generate/{accountId} when there is none or it is about to expire.
 // Concurrent callers for one account share a single fetch.
 func (c *Client) Token(ctx context.Context, accountID string) (string, error) {
 	if c.cfg.JWT != "" {
-		return c.cfg.JWT, nil
+		return c.preIssued(accountID)
 	}
 	if id, err := c.account(accountID); err == nil {
 		if t, ok := c.tokens.fresh(id, c.now()); ok {
@@ -92,7 +93,7 @@ func (c *Client) Token(ctx context.Context, accountID string) (string, error) {
 // token is Token on a context whose logger already masks the configured secrets.
 func (c *Client) token(ctx context.Context, accountID string) (string, error) {
 	if c.cfg.JWT != "" {
-		return c.cfg.JWT, nil
+		return c.preIssued(accountID)
 	}
 	accountID, err := c.account(accountID)
 	if err != nil {

@@ -14,6 +14,17 @@ import (
 var ErrPreIssuedJWTAccount = errors.New("a pre-issued JWT authenticates the configured account only; " +
 	"a JWT for another account needs Basic credentials (username with password or API token)")
 
+// preIssued returns the pre-issued JWT for a call of accountID ("" means the configured
+// account), or ErrPreIssuedJWTAccount when accountID is another account than the configured
+// one: the token was issued for that account and is never sent with a request for another.
+// A Client without a configured account sends it for the account its caller names.
+func (c *Client) preIssued(accountID string) (string, error) {
+	if c.cfg.AccountID != "" && accountID != "" && accountID != c.cfg.AccountID {
+		return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ErrPreIssuedJWTAccount)
+	}
+	return c.cfg.JWT, nil
+}
+
 // entry returns the account's cached token, whatever its age.
 func (tc *tokenCache) entry(accountID string) (cachedToken, bool) {
 	tc.mu.RLock()
@@ -32,10 +43,11 @@ func (tc *tokenCache) entry(accountID string) (cachedToken, bool) {
 // configured one.
 func (c *Client) TokenWithExpiry(ctx context.Context, accountID string, minValidity time.Duration) (string, time.Time, error) {
 	if c.cfg.JWT != "" {
-		if accountID != "" && accountID != c.cfg.AccountID {
-			return "", time.Time{}, fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ErrPreIssuedJWTAccount)
+		token, err := c.preIssued(accountID)
+		if err != nil {
+			return "", time.Time{}, err
 		}
-		return c.cfg.JWT, expClaim(c.cfg.JWT), nil
+		return token, expClaim(token), nil
 	}
 	id, err := c.account(accountID)
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 //     encoded again, as the framework does, without its walk for blocks (the schema has none)
 //     and with encoding/json (valueFromJSON) instead of tftypes' token-by-token decoder;
 //   - ValidateResourceConfig of a configuration whose entries are known objects: the
-//     attributes' own validators and the resource's entryWarnings;
+//     attributes' own validators;
 //   - ReadResource of a state without private data: refreshEntries, the resource's own Read;
 //   - PlanResourceChange of an update that changes nothing: the plan is the prior state.
 //
@@ -215,15 +215,9 @@ func (a *accountProtocol) validateResourceConfig(ctx context.Context, req *tfpro
 	}
 	cfg := tfsdk.Config{Raw: config, Schema: a.schema}
 	var diags diag.Diagnostics
-	// The resource's ValidateConfig first, as the framework calls it.
+	// The resource has no ValidateConfig: its warnings depend on the prior state too, so
+	// ModifyPlan makes them.
 	keys := sortedKeys(configured)
-	for _, key := range keys {
-		destination, ok := stringValue(configured[key]["destination_type"])
-		if !ok {
-			return nil, false
-		}
-		diags.Append(entryWarnings(key, destination)...)
-	}
 	for name, attribute := range a.schema.Attributes {
 		nested, isMap := attribute.(schema.MapNestedAttribute)
 		if !isMap {
@@ -384,7 +378,9 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 // new state is the prior state, and neither the defaults nor the provider's account change
 // it. The framework would plan the prior state: no computed value is marked unknown (the
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
-// every entry's subscription under its key (copyComputed of identical entries).
+// every entry's subscription under its key (copyComputed of identical entries) and warns
+// about nothing: each entry's destination is the state's (accountSettingWarnings), and the
+// takeover warning is for a create.
 func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
 	data := a.provider.configured.Load()
 	if data == nil || len(req.PriorPrivate) > 0 || req.PriorIdentity != nil {

@@ -342,11 +342,28 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 	renamedConfig := byID(subs, configEntry)
 	renamedConfig["renamed"] = renamedConfig[subs[0].SubscriptionID]
 	delete(renamedConfig, subs[0].SubscriptionID)
+	// subs[2] is the EMAIL one: renamed, moved to a new key, and subs[0] made EMAIL.
+	emailRenamedConfig := byID(subs, configEntry)
+	emailRenamedConfig["mail"] = emailRenamedConfig[subs[2].SubscriptionID]
+	delete(emailRenamedConfig, subs[2].SubscriptionID)
+	toEmail := func(e map[string]any) map[string]any {
+		return with(e, map[string]any{"destination_type": "EMAIL", "event_streams_topic": nil,
+			"event_streams_environment_id": nil, "event_streams_environment_name": nil})
+	}
+	becomesEmail := byID(subs, stateEntry)
+	becomesEmail[subs[0].SubscriptionID] = with(toEmail(becomesEmail[subs[0].SubscriptionID]), map[string]any{"last_updated_date": nil})
+	becomesEmailConfig := byID(subs, configEntry)
+	becomesEmailConfig[subs[0].SubscriptionID] = toEmail(becomesEmailConfig[subs[0].SubscriptionID])
+	emailAdded := byID(subs, stateEntry)
+	emailAdded["new"] = toEmail(configEntry(subs[0]))
+	emailAddedConfig := byID(subs, configEntry)
+	emailAddedConfig["new"] = emailAdded["new"]
 	cases := []struct {
 		name                      string
 		prior, proposed, config   tftypes.Value
 		private                   []byte
 		wantFast, wantReplacement bool
+		wantWarnings              int
 	}{
 		{name: "nothing changes", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
 		{name: "account_id left out: the provider's", prior: prior, proposed: prior,
@@ -367,6 +384,12 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			config: tw.account(configTop, renamedConfig)},
 		{name: "private data", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
 			private: []byte(`{"provider":"e30="}`)},
+		// The EMAIL warning appears where the configuration sets EMAIL, not for a subscription that is EMAIL already.
+		{name: "an entry becomes EMAIL", prior: prior, proposed: tw.account(top, becomesEmail),
+			config: tw.account(configTop, becomesEmailConfig), wantWarnings: 1},
+		{name: "an EMAIL entry is added", prior: prior, proposed: tw.account(top, emailAdded),
+			config: tw.account(configTop, emailAddedConfig), wantWarnings: 1},
+		{name: "the EMAIL entry's key renamed", prior: prior, proposed: prior, config: tw.account(configTop, emailRenamedConfig)},
 	}
 	ctx := context.Background()
 	for _, tc := range cases {
@@ -380,6 +403,14 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 					return ok
 				}, frameworkServer.PlanResourceChange)
 			tw.sameDiagnostics("PlanResourceChange", framework.Diagnostics, fast.Diagnostics)
+			if len(fast.Diagnostics) != tc.wantWarnings {
+				t.Fatalf("diagnostics %q, want %d warnings", diagnosticSet(fast.Diagnostics), tc.wantWarnings)
+			}
+			for _, d := range fast.Diagnostics {
+				if d.Severity != tfprotov6.DiagnosticSeverityWarning || d.Summary != "EMAIL destinations are not delivered yet" {
+					t.Fatalf("diagnostic %q, want the EMAIL warning", diagnosticSet([]*tfprotov6.Diagnostic{d}))
+				}
+			}
 			tw.sameValue("the planned state", framework.PlannedState, fast.PlannedState)
 			if fmt.Sprint(framework.RequiresReplace) != fmt.Sprint(fast.RequiresReplace) || (len(fast.RequiresReplace) > 0) != tc.wantReplacement {
 				t.Fatalf("replacement: the framework plans %v, ProtocolServer %v", framework.RequiresReplace, fast.RequiresReplace)
@@ -414,7 +445,8 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 	}{
 		{name: "valid", config: tw.account(top, base), wantFast: true},
 		{name: "account_id left out", config: tw.account(nil, base), wantFast: true},
-		{name: "an EMAIL destination", config: tw.account(top, one(map[string]any{"destination_type": "EMAIL"})), wantFast: true, wantDiags: 1},
+		// The EMAIL warning is ModifyPlan's, made where the configuration changes the state.
+		{name: "an EMAIL destination", config: tw.account(top, one(map[string]any{"destination_type": "EMAIL"})), wantFast: true},
 		{name: "a blank event name", config: tw.account(top, one(map[string]any{"event_name": "  "})), wantFast: true, wantDiags: 1},
 		{name: "a control character", config: tw.account(top, one(map[string]any{"event_streams_topic": "a\tb"})), wantFast: true, wantDiags: 1},
 		{name: "an unknown destination type", config: tw.account(top, one(map[string]any{"destination_type": "SMS"})), wantFast: true, wantDiags: 1},
@@ -424,7 +456,7 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 			one(map[string]any{"event_name": unknown{}, "enabled": unknown{}})), wantFast: true},
 		{name: "a blank account_id", config: tw.account(map[string]any{"account_id": ""}, base), wantFast: true, wantDiags: 1},
 		{name: "several at once", config: tw.account(top, one(map[string]any{"event_name": "", "log_level": "x", "destination_type": "EMAIL"})),
-			wantFast: true, wantDiags: 3},
+			wantFast: true, wantDiags: 2},
 		{name: "a read-only attribute set", config: tw.account(top, one(map[string]any{"id": "x"})), wantDiags: 1},
 		{name: "a required attribute left out", config: tw.account(top, one(map[string]any{"event_name": nil})), wantDiags: 1},
 		{name: "a null entry", config: tw.account(top, map[string]any{"a": nil}), wantDiags: 3},

@@ -25,10 +25,9 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure      = &AccountSubscriptionsResource{}
-	_ resource.ResourceWithImportState    = &AccountSubscriptionsResource{}
-	_ resource.ResourceWithModifyPlan     = &AccountSubscriptionsResource{}
-	_ resource.ResourceWithValidateConfig = &AccountSubscriptionsResource{}
+	_ resource.ResourceWithConfigure   = &AccountSubscriptionsResource{}
+	_ resource.ResourceWithImportState = &AccountSubscriptionsResource{}
+	_ resource.ResourceWithModifyPlan  = &AccountSubscriptionsResource{}
 )
 
 // AccountSubscriptionsResource manages the complete set of an account's
@@ -207,38 +206,6 @@ func (r *AccountSubscriptionsResource) Configure(_ context.Context, req resource
 	r.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig warns about destinations the service does not deliver to.
-func (r *AccountSubscriptionsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var subs types.Map
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("subscriptions"), &subs)...)
-	if resp.Diagnostics.HasError() || subs.IsNull() || subs.IsUnknown() {
-		return
-	}
-	elems := subs.Elements()
-	for _, key := range sortedKeys(elems) {
-		obj, ok := elems[key].(types.Object)
-		if !ok || obj.IsNull() || obj.IsUnknown() {
-			continue
-		}
-		if d, ok := obj.Attributes()["destination_type"].(types.String); ok {
-			resp.Diagnostics.Append(entryWarnings(key, d)...)
-		}
-	}
-}
-
-// entryWarnings are the warnings about one configured entry: a destination
-// the service does not deliver to.
-func entryWarnings(key string, destinationType types.String) diag.Diagnostics {
-	var diags diag.Diagnostics
-	if destinationType.ValueString() == "EMAIL" {
-		diags.AddAttributeWarning(path.Root("subscriptions").AtMapKey(key).AtName("destination_type"),
-			"EMAIL destinations are not delivered yet",
-			"The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS "+
-				"destinations only, so this subscription will be stored but may notify no one.")
-	}
-	return diags
-}
-
 // entryInputs is what the user sets on an entry, compared as the service
 // does: event names without regard to case, an unset optional as empty, an
 // unset enabled as true.
@@ -378,12 +345,19 @@ func sortedKeys[V any](m map[string]V) []string {
 // (a renamed key, or entries that swapped contents); else, under the same key
 // with changed inputs, the values that an update keeps. Everything else is
 // planned for creation, with unknown computed values. The work is linear in
-// the number of entries.
+// the number of entries. It also warns about what the user can act on: an
+// entry that sets destination_type to EMAIL (accountSettingWarnings) and, on
+// create, the subscriptions of the account that the apply deletes
+// (takeoverWarnings).
 func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
+	resp.Diagnostics.Append(accountSettingWarnings(ctx, req)...)
+	if req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(r.takeoverWarnings(ctx, resp.Plan)...)
+	}
 	if req.State.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
@@ -471,6 +445,8 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 // Create makes the account hold exactly the planned subscriptions. The
 // account is listed first: a subscription it already holds with the same
 // inputs as an entry becomes that entry's, and every other one is deleted.
+// The listing is the one that ModifyPlan made (takeoverWarnings) just before,
+// in the same provider process, unless a write to the account came between.
 func (r *AccountSubscriptionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan accountSubscriptionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -478,16 +454,12 @@ func (r *AccountSubscriptionsResource) Create(ctx context.Context, req resource.
 		return
 	}
 	account := r.data.account(plan.AccountID)
-	list, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	list, err := r.data.client.AccountSubscriptions(ctx, account)
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
 	}
-	existing := make(map[string]accountEntry, len(list))
-	for i := range list {
-		existing[freeKey(existing, list[i].ID)] = accountEntryFromAPI(&list[i])
-	}
-	r.apply(ctx, account, plan, existing, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, account, plan, existingEntries(list), &resp.State, &resp.Diagnostics)
 }
 
 // Update converges the account from the state to the plan.
@@ -573,25 +545,19 @@ func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string
 			updating[key] = true
 		}
 	}
-	byInputs := make(map[entryInputs][]string)
-	for _, hk := range sortedKeys(held) {
-		if in, ok := held[hk].inputs(); ok && !used[hk] {
-			byInputs[in] = append(byInputs[in], hk)
+	var rest []string
+	for _, key := range keys {
+		if _, done := result[key]; !done && !updating[key] {
+			rest = append(rest, key)
 		}
 	}
-	for _, key := range keys {
-		if _, done := result[key]; done || updating[key] {
-			continue
-		}
-		in, _ := planned[key].inputs()
-		if candidates := byInputs[in]; len(candidates) > 0 {
-			hk := candidates[0]
-			byInputs[in] = candidates[1:]
-			used[hk] = true
+	matched := matchByInputs(planned, rest, held, used)
+	for _, key := range rest {
+		if hk, ok := matched[key]; ok {
 			result[key] = held[hk].withInputsOf(planned[key])
-			continue
+		} else {
+			creates = append(creates, key)
 		}
-		creates = append(creates, key)
 	}
 	var deletes []string
 	for _, hk := range sortedKeys(held) {

@@ -14,9 +14,8 @@ func NewDestinationTypesDataSource() datasource.DataSource {
 	return &catalogueDataSource{
 		typeSuffix: "destination_types",
 		singular:   "destination type",
-		description: "Lists the destination types that subscriptions can use in `destination_type` " +
-			"(operation `getDestinationTypes`, `GET /rest/v1/destination-types`). The service currently " +
-			"delivers to `EVENT_STREAMS` only.",
+		description: "Lists the destination types that subscriptions can use in `destination_type`. The service " +
+			"currently delivers to `EVENT_STREAMS` only.",
 		list: func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) {
 			return c.ListDestinationTypes(ctx)
 		},

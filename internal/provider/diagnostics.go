@@ -38,6 +38,10 @@ func clientErrorDetail(err error) string {
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
 			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
+		case errors.Is(err, client.ErrPreIssuedJWTAccount):
+			return err.Error() + "\n\nNothing was sent. The provider's jwt (" + envJWT + ") was issued for the provider's " +
+				"account_id, and is never sent with a request for another account. Leave account_id out (or set it to the " +
+				"provider's), or configure username with password or api_token so that a JWT is generated for each account."
 		case errors.Is(err, client.ErrUntrustedCertificate):
 			return err.Error() + "\n\nThe service's TLS certificate could not be verified, so no request (and no credential) " +
 				"was sent. The provider always verifies certificates. Check that base_url and auth_url (" + envBaseURL + ", " +

@@ -60,15 +60,14 @@ func (r *EventStreamsTopicResource) Schema(_ context.Context, _ resource.SchemaR
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Creates an event-streams topic in an event streams environment together with an " +
-			"event-streams subscription on it, for an account (the service's " +
-			"`createEventStreamTopicAndSubscription` operation).\n\n" +
-			"The service offers **no operation to read, change or delete** the topic afterwards, so:\n\n" +
-			"- Terraform cannot detect changes made outside Terraform: refresh keeps the values recorded at creation.\n" +
-			"- Changing any argument replaces the resource, which creates the topic and subscription again.\n" +
-			"- Destroying the resource only removes it from the Terraform state, with a warning: the topic and its " +
-			"subscription remain in the event streams environment, and must be removed with that environment's own " +
-			"console or API.\n" +
-			"- Import is not offered, since there is nothing to read an existing topic back from.\n\n" +
+			"event-streams subscription on it, for an account.\n\n" +
+			"The service offers **no way to read, change or delete** the topic afterwards. So Terraform cannot detect " +
+			"changes made outside Terraform: refresh keeps the values recorded at creation. Changing any argument " +
+			"replaces the resource, which creates the topic and subscription again; the old topic stays in its " +
+			"environment, and the plan warns so. Destroying the resource only removes it from the Terraform state, " +
+			"with a warning in the plan and at apply: the topic and its subscription remain in the event streams " +
+			"environment, and must be removed with that environment's own console or API. Import is not " +
+			"offered, since there is nothing to read an existing topic back from.\n\n" +
 			"Creating a topic whose name already exists in the environment adds another subscription to it; " +
 			"`subscription_count` reports the topic's total.",
 		Attributes: map[string]schema.Attribute{
@@ -86,27 +85,27 @@ func (r *EventStreamsTopicResource) Schema(_ context.Context, _ resource.SchemaR
 				PlanModifiers: replace,
 			},
 			"environment_id": schema.StringAttribute{
-				MarkdownDescription: "Id of the event streams environment the topic is created in " +
-					"(`eventStreamsEnvironmentId`). Changing it replaces the resource.",
+				MarkdownDescription: "Id of the event streams environment the topic is created in, as the platform's " +
+					"Event Streams settings show it. Changing it replaces the resource.",
 				Required:      true,
 				Validators:    []validator.String{notBlank(), printable()},
 				PlanModifiers: replace,
 			},
 			"subscription_name": schema.StringAttribute{
-				MarkdownDescription: "Name of the event-streams subscription created on the topic " +
-					"(`eventStreamsSubscriptionName`). Changing it replaces the resource.",
+				MarkdownDescription: "Name of the event-streams subscription created on the topic, through which " +
+					"consumers read it. Changing it replaces the resource.",
 				Required:      true,
 				Validators:    []validator.String{notBlank(), printable()},
 				PlanModifiers: replace,
 			},
 			"topic_name": schema.StringAttribute{
-				MarkdownDescription: "Name of the topic (`topicName`). Changing it replaces the resource.",
+				MarkdownDescription: "Name of the topic. Changing it replaces the resource.",
 				Required:            true,
 				Validators:          []validator.String{notBlank(), printable()},
 				PlanModifiers:       replace,
 			},
 			"topic_description": schema.StringAttribute{
-				MarkdownDescription: "Description of the topic (`topicDescription`). Changing it replaces the resource.",
+				MarkdownDescription: "Description of the topic. Changing it replaces the resource.",
 				Optional:            true,
 				PlanModifiers:       replace,
 			},
@@ -128,8 +127,11 @@ func (r *EventStreamsTopicResource) Configure(_ context.Context, req resource.Co
 // ModifyPlan fills account_id from the provider when the configuration leaves
 // it out, and plans a replacement when that changes the account of an
 // existing topic (the attribute's RequiresReplace sees only configured changes).
+// A plan that replaces or destroys the topic warns that the old one stays
+// (topicPlanWarnings).
 func (r *EventStreamsTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
+	resp.Diagnostics.Append(topicPlanWarnings(ctx, req.State, resp.Plan, len(resp.RequiresReplace) > 0)...)
 }
 
 // Create creates the topic and its subscription through createEventStreamTopicAndSubscription.
@@ -190,11 +192,8 @@ func (r *EventStreamsTopicResource) Delete(ctx context.Context, req resource.Del
 	resp.Diagnostics.AddWarning(
 		fmt.Sprintf("Event streams topic %q still exists", topic),
 		fmt.Sprintf("The topic %q and its subscription %q still exist in event streams environment %q (account %q). "+
-			"The eventnotify service offers no operation to delete them, so Terraform has only removed them from its state.\n\n"+
-			"To remove them, delete the topic (and its subscription) in the event streams environment's own console or API. "+
-			"Creating this resource again with the same environment and topic name adds another subscription to the "+
-			"existing topic.",
-			topic, state.SubscriptionName.ValueString(), env, state.AccountID.ValueString()),
+			"The eventnotify service offers no operation to delete them, so Terraform has only removed them from its state.\n\n%s",
+			topic, state.SubscriptionName.ValueString(), env, state.AccountID.ValueString(), topicRemovalAdvice),
 	)
 }
 

@@ -12,10 +12,9 @@ import (
 // events a subscription can refer to.
 func NewEventsDataSource() datasource.DataSource {
 	return &catalogueDataSource{
-		typeSuffix: "events",
-		singular:   "event",
-		description: "Lists the platform events that subscriptions can refer to in `event_name` " +
-			"(operation `listEvents`, `GET /rest/v1/events`).",
-		list: func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) { return c.ListEvents(ctx) },
+		typeSuffix:  "events",
+		singular:    "event",
+		description: "Lists the platform events that subscriptions can refer to in `event_name`.",
+		list:        func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) { return c.ListEvents(ctx) },
 	}
 }

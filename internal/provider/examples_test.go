@@ -58,9 +58,15 @@ func TestAccExamples(t *testing.T) {
 	}
 }
 
+// compatibleVersions is the version constraint that the compatibility policy of the provider
+// page (templates/index.md.tmpl, "Versions and compatibility") asks users to write: a 0.x
+// minor release may break configurations, so the constraint pins the minor version.
+const compatibleVersions = "~> 0.1.0"
+
 // TestExamplesLookReal checks what a newcomer copies from the examples, the
-// guides and the README: every EVENT_STREAMS subscription names its environment
-// and its topic, and every required_providers block pins the provider's version.
+// guides, the docs and the README: every EVENT_STREAMS subscription names its
+// environment and its topic, and every required_providers block uses the
+// compatibility policy's version constraint.
 func TestExamplesLookReal(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*/*/*.tf")
 	if err != nil {
@@ -75,6 +81,17 @@ func TestExamplesLookReal(t *testing.T) {
 			t.Fatal(err)
 		}
 		sources[f] = body
+	}
+	pages, _ := filepath.Glob("../../docs/*.md")
+	more, _ = filepath.Glob("../../docs/*/*.md")
+	for _, page := range append(pages, more...) {
+		body, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, block := range hclCodeBlocks(string(body)) {
+			sources[fmt.Sprintf("%s (HCL block %d)", page, i+1)] = []byte(block)
+		}
 	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -115,7 +132,13 @@ func TestExamplesLookReal(t *testing.T) {
 					pins++
 					v, diags := inner.Body.Attributes["eventnotify"].Expr.Value(nil)
 					if diags.HasErrors() || !v.Type().IsObjectType() || !v.Type().HasAttribute("version") {
-						t.Errorf("%s: required_providers does not pin the eventnotify provider's version (version = \"~> 0.1\")", name)
+						t.Errorf("%s: required_providers does not pin the eventnotify provider's version (version = %q)", name, compatibleVersions)
+						continue
+					}
+					// The README is the lead's to edit: it is held to the policy once it states it.
+					if got := v.GetAttr("version"); got.Type() == cty.String && got.AsString() != compatibleVersions &&
+						(!strings.HasPrefix(name, "README.md") || strings.Contains(string(readme), compatibleVersions)) {
+						t.Errorf("%s: required_providers has version = %q; the compatibility policy asks for %q", name, got.AsString(), compatibleVersions)
 					}
 				}
 			}

@@ -31,23 +31,21 @@ func (w *cliWorkspace) copyGuideExample(src, name string) {
 // guide says sets it apart: it plans to delete a subscription made outside the configuration.
 func TestAccGuideSwitchResources(t *testing.T) {
 	m := newTestMock(t)
-	w := newCLIWorkspace(t, m)
+	w := newGuideWorkspace(t, m)
 	w.require(featureForEachImport)
 	w.require(featureRemovedForget)
 	seeded := seedExistingSubscriptions(m)
 
 	// Adopt, as the guide's for_each way does: step 1, then the literal map of step 2.
-	w.copyFile("../../examples/guides/adopt-for-each/main.tf", "main.tf")
+	w.copyExact("../../examples/guides/adopt-for-each/main.tf", "main.tf")
 	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 	w.write("subscriptions.tf", w.mustRun(nil, "output", "-raw", "subscriptions_tf"))
-	w.remove("main.tf")
-	w.copyFile("../../examples/guides/adopt-for-each-literal/main.tf", "main.tf")
+	w.copyExact("../../examples/guides/adopt-for-each-literal/main.tf", "main.tf")
 	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 	checkAdopted(t, m, seeded)
 	m.ResetCounters()
 
-	// To the account resource.
-	w.remove("main.tf")
+	// To the account resource: the whole of main.tf replaced.
 	w.copyGuideExample("../../examples/guides/switch-to-account-resource/main.tf", "main.tf")
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
 	if !strings.Contains(out, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy") {
@@ -80,8 +78,7 @@ func TestAccGuideSwitchResources(t *testing.T) {
 	m.DeleteSubscriptionDirect(testAccount, stray.SubscriptionID)
 	m.ResetCounters()
 
-	// And back to one resource per subscription.
-	w.remove("main.tf")
+	// And back to one resource per subscription: the whole of main.tf replaced.
 	w.copyGuideExample("../../examples/guides/switch-to-subscription-resources/main.tf", "main.tf")
 	out = w.mustRun(nil, "plan", "-input=false", "-no-color")
 	if !strings.Contains(out, "Plan: 4 to import, 0 to add, 0 to change, 0 to destroy") {

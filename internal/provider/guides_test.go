@@ -37,22 +37,22 @@ func checkAdopted(t *testing.T, m *testMock, seeded []mockserver.Subscription) {
 	}
 }
 
-// TestAccGuideAdoptForEach runs the adoption guide's for_each way: step 1
-// imports every subscription in one plan with import blocks over the
-// eventnotify_subscriptions data source, and writes the literal map; step 2,
-// which the guide makes required, replaces the data source with that map.
-// It also shows the guide's warning true: while the configuration reads the
-// data source, a change made outside Terraform leaves the plan empty; with
-// the literal map, the plan shows it and apply undoes it.
+// TestAccGuideAdoptForEach follows the adoption guide's for_each way literally: providers.tf
+// and terraform init, step 1 (import blocks over the eventnotify_subscriptions data source, and
+// the literal map written from its output), step 2 (main.tf replaced by the literal map), whose
+// first plan only removes step 1's output and whose apply makes the next plan exit 0. It also
+// shows the guide's warning true: while the configuration reads the data source, a change made
+// outside Terraform leaves the plan empty; with the literal map, the plan shows it and apply
+// undoes it.
 func TestAccGuideAdoptForEach(t *testing.T) {
 	m := newTestMock(t)
-	w := newCLIWorkspace(t, m)
+	w := newGuideWorkspace(t, m)
 	w.require(featureForEachImport) // the generate-config guide test covers older versions
 	seeded := seedExistingSubscriptions(m)
 	// A topic that HCL would read as a template unless the literal map escapes it.
 	m.ModifySubscription(testAccount, seeded[2].SubscriptionID, func(s *mockserver.Subscription) { s.EventStreamsTopic = "alerts-${env}-%{x}" })
 	seeded[2], _ = m.Subscription(testAccount, seeded[2].SubscriptionID)
-	w.copyFile("../../examples/guides/adopt-for-each/main.tf", "main.tf")
+	w.copyExact("../../examples/guides/adopt-for-each/main.tf", "main.tf")
 
 	// Step 1.
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
@@ -80,10 +80,15 @@ func TestAccGuideAdoptForEach(t *testing.T) {
 		t.Fatalf("with the data source in the configuration, a change outside Terraform was expected to stay hidden "+
 			"(the guide's warning), but the plan shows changes:\n%s", out)
 	}
+	m.ModifySubscription(testAccount, changed.SubscriptionID, func(s *mockserver.Subscription) { s.LogLevel = changed.LogLevel })
 
-	// Step 2: the literal map instead of the data source.
-	w.remove("main.tf")
-	w.copyFile("../../examples/guides/adopt-for-each-literal/main.tf", "main.tf")
+	// Step 2: the whole of main.tf replaced by the literal map; providers.tf and subscriptions.tf stay.
+	w.copyExact("../../examples/guides/adopt-for-each-literal/main.tf", "main.tf")
+	expectOnlyOutputRemoved(t, w, m, "subscriptions_tf")
+	checkAdopted(t, m, seeded)
+
+	// With the literal map, a change outside Terraform shows, and apply undoes it.
+	m.ModifySubscription(testAccount, changed.SubscriptionID, func(s *mockserver.Subscription) { s.LogLevel = "ERROR" })
 	out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	if code != 2 || !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") || !strings.Contains(out, changed.SubscriptionID) {
 		t.Fatalf("with the literal map, the plan should change subscription %s back (exit 2), got exit %d:\n%s",
@@ -101,13 +106,14 @@ func TestAccGuideAdoptForEach(t *testing.T) {
 	}
 }
 
-// TestAccGuideAdoptGenerateConfig runs the adoption guide's generated
-// configuration way, which works from Terraform 1.5 on.
+// TestAccGuideAdoptGenerateConfig follows the adoption guide's generated configuration way
+// literally, which works from Terraform 1.5 on: step 3 leaves providers.tf and generated.tf,
+// and its first plan only removes step 1's output.
 func TestAccGuideAdoptGenerateConfig(t *testing.T) {
 	m := newTestMock(t)
-	w := newCLIWorkspace(t, m)
+	w := newGuideWorkspace(t, m)
 	seeded := seedExistingSubscriptions(m)
-	w.copyFile("../../examples/guides/adopt-generate-config/main.tf", "main.tf")
+	w.copyExact("../../examples/guides/adopt-generate-config/main.tf", "main.tf")
 
 	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 	w.write("imports.tf", w.mustRun(nil, "output", "-raw", "import_blocks"))
@@ -119,11 +125,9 @@ func TestAccGuideAdoptGenerateConfig(t *testing.T) {
 	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
 		t.Fatalf("plan after adoption is not empty (exit %d):\n%s", code, out)
 	}
-	// Step 3: only generated.tf remains.
+	// Step 3: providers.tf and generated.tf remain.
 	w.remove("imports.tf")
 	w.remove("main.tf")
-	if out := w.mustRun(nil, "plan", "-input=false", "-no-color"); strings.Contains(out, "Plan: ") { // the output goes, nothing else
-		t.Fatalf("plan with generated.tf alone changes subscriptions:\n%s", out)
-	}
+	expectOnlyOutputRemoved(t, w, m, "import_blocks")
 	checkAdopted(t, m, seeded)
 }

@@ -351,7 +351,7 @@ func TestAccJWTEphemeralResource_errors(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      m.providerBlockWith(`username = "demo"`+"\n"+`password = "wrong"`) + `ephemeral "eventnotify_jwt" "this" {}`,
-				ExpectError: errorPattern("Unable to generate a JWT for account acc-test", "HTTP 401"),
+				ExpectError: errorPattern("Invalid eventnotify credentials", "HTTP 401"),
 			},
 			{
 				Config:      m.providerBlock() + `ephemeral "eventnotify_jwt" "this" { account_id = " " }`,

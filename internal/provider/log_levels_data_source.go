@@ -12,10 +12,9 @@ import (
 // minimum log levels a subscription can use.
 func NewLogLevelsDataSource() datasource.DataSource {
 	return &catalogueDataSource{
-		typeSuffix: "log_levels",
-		singular:   "log level",
-		description: "Lists the log levels that subscriptions can use in `log_level` " +
-			"(operation `getLogLevels`, `GET /rest/v1/log-levels`).",
+		typeSuffix:  "log_levels",
+		singular:    "log level",
+		description: "Lists the log levels that subscriptions can use in `log_level`.",
 		list: func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) {
 			return c.ListLogLevels(ctx)
 		},

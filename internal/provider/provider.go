@@ -82,7 +82,10 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			"and event-streams topics. Before anything works it needs an account (`account_id`), the service's " +
 			"addresses (`base_url` and `auth_url`: the provider holds no regional addresses yet) and one form of " +
 			"credentials (`username` with `password` or `api_token`, or a `jwt`). Every argument can also be set " +
-			"through the environment variable named in its description; a value in the provider block wins over the variable.",
+			"through the environment variable named in its description; a value in the provider block wins over the variable. " +
+			"The credentials (`username`, `password`, `api_token`, `otp`, `jwt`) come as a set from one place: a block that " +
+			"sets any of them uses none from the environment, and the environment's are not sent to a `base_url` or " +
+			"`auth_url` other than `" + envBaseURL + "` or `" + envAuthURL + "` when those are set.",
 		Attributes: map[string]schema.Attribute{
 			"account_id": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envAccountID + "` is set. Account that resources and data " +
@@ -91,30 +94,37 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Validators: []validator.String{notBlank(), accountID()},
 			},
 			"region": schema.StringAttribute{
-				MarkdownDescription: "Region of the service: `us` (default) or `gb`. It is meant to select the regional " +
-					"service and auth addresses, but the provider holds no regional addresses yet (the service's " +
-					"specification publishes none), so a region alone does not reach the service: set `base_url` and " +
-					"`auth_url` as well. Environment variable: `" + envRegion + "`.",
+				MarkdownDescription: "Region of the service: `us` (default) or `gb`. It selects the regional service and " +
+					"auth addresses when `base_url` and `auth_url` are not set, among the regions whose addresses the " +
+					"provider knows; this version knows none (the service's specification publishes none), so a region " +
+					"alone does not reach the service: set `base_url` and `auth_url` as well. Environment variable: `" +
+					envRegion + "`.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(client.RegionNames()...)},
 			},
 			"base_url": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envBaseURL + "` is set (the provider holds no regional " +
-					"addresses yet). The service's address, such as `https://eventnotify.example.com`; paths " +
-					"`/rest/v1/...` are appended. Environment variable: `" + envBaseURL + "`.",
+					"addresses yet). The address of the Event Notifications Configuration Service for your account's " +
+					"region, without a path, such as `https://eventnotify.example.com`; your platform's API documentation " +
+					"or administrator gives it. Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only " +
+					"(credentials never cross a network unencrypted). Environment variable: `" + envBaseURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"auth_url": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envAuthURL + "` is set, or `jwt` alone authenticates (the " +
-					"provider holds no regional addresses yet). The auth address; JWTs come from " +
-					"`{auth_url}/auth/jwt/generate/{accountId}`. Environment variable: `" + envAuthURL + "`.",
+					"provider holds no regional addresses yet). The address of the platform's authentication service, " +
+					"which issues the tokens (JWTs) the provider signs in with, without a path, such as " +
+					"`https://auth.example.com`; your platform's API documentation or administrator gives it. " +
+					"Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only. " +
+					"Environment variable: `" + envAuthURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"username": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envUsername + "` is set, or `jwt` alone authenticates. User " +
-					"name for Basic auth when a JWT is generated. Environment variable: `" + envUsername + "`.",
+					"name for Basic auth when a JWT is generated. Like every credential, it comes from the provider block when the " +
+					"block sets any credential, else from the environment. Environment variable: `" + envUsername + "`.",
 				Optional:   true,
 				Validators: []validator.String{notBlank()},
 			},
@@ -145,8 +155,9 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			},
 			"jwt": schema.StringAttribute{
 				MarkdownDescription: "A JWT issued elsewhere. When set, no Basic auth credentials are needed and the provider " +
-					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. " +
-					"Environment variable: `" + envJWT + "`.",
+					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. It is sent " +
+					"for `account_id` only: a resource of another account fails at plan time, a data source before anything is sent. " +
+					"Environment variable: `" + envJWT + "` (not used by a block whose `account_id` differs from `" + envAccountID + "`).",
 				Optional:  true,
 				Sensitive: true,
 			},
@@ -171,11 +182,11 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Validators: []validator.String{goDuration()},
 			},
 			"max_batch_size": schema.Int64Attribute{
-				MarkdownDescription: fmt.Sprintf("Most subscriptions that one write request carries: creates of "+
-					"`eventnotify_subscription` that arrive together share one `createSubscriptions` request, and "+
-					"deletes one bulk delete. `1` sends every write on its own. Default `%d` (the service documents no "+
-					"limit; Terraform's parallelism, 10 by default, bounds a batch in practice). Environment variable: `%s`.",
-					client.DefaultMaxBatchSize, envMaxBatchSize),
+				MarkdownDescription: fmt.Sprintf("Most subscriptions that one write carries, from `1` to `%d`: creates of "+
+					"`eventnotify_subscription` in one account that arrive together are sent together, and so are "+
+					"deletes. `1` sends every write on its own. Default `%d` (the service documents no limit; "+
+					"Terraform's parallelism, 10 by default, bounds a batch in practice). Environment variable: `%s`.",
+					maxBatchSize, client.DefaultMaxBatchSize, envMaxBatchSize),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(1, maxBatchSize)},
 			},
@@ -201,7 +212,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 		return
 	}
 
-	settings, diags := resolveSettings(model, lookupEnv)
+	settings, credentials, diags := resolveSettingsAndSource(model, lookupEnv)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -221,8 +232,11 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 			"The provider configuration could not be turned into an API client: "+err.Error())
 		return
 	}
+	if checkCredentials(ctx, c, settings, credentials, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 
-	data := &providerData{client: c, accountID: settings.AccountID}
+	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != ""}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

@@ -62,6 +62,13 @@ type settingsResolver struct {
 // wins), applies defaults and validates the result. Every diagnostic names the
 // argument and its environment variable.
 func resolveSettings(m providerModel, env func(string) (string, bool)) (client.Config, diag.Diagnostics) {
+	cfg, _, diags := resolveSettingsAndSource(m, env)
+	return cfg, diags
+}
+
+// resolveSettingsAndSource is resolveSettings that also tells where the credentials came
+// from (see provider_credentials.go).
+func resolveSettingsAndSource(m providerModel, env func(string) (string, bool)) (client.Config, credentialSource, diag.Diagnostics) {
 	r := &settingsResolver{env: env}
 	var cfg client.Config
 
@@ -80,17 +87,20 @@ func resolveSettings(m providerModel, env func(string) (string, bool)) (client.C
 			regionName, strings.Join(client.RegionNames(), ", ")))
 	}
 
-	cfg.Username = r.optional(m.Username, "username", envUsername)
-	cfg.Password = r.optional(m.Password, "password", envPassword)
-	cfg.APIToken = r.optional(m.APIToken, "api_token", envAPIToken)
-	cfg.OTP = r.optional(m.OTP, "otp", envOTP)
-	cfg.JWT = r.optional(m.JWT, "jwt", envJWT)
+	src := r.credentialSource(m)
+	creds := make(map[string]string, len(credentialArgs))
+	for _, a := range credentialArgs {
+		creds[a.name] = r.credential(m, a, src)
+	}
+	cfg.Username, cfg.Password, cfg.APIToken = creds["username"], creds["password"], creds["api_token"]
+	cfg.OTP, cfg.JWT = creds["otp"], creds["jwt"]
 
 	cfg.BaseURL = r.address(m.BaseURL, "base_url", envBaseURL, region.BaseURL, regionName, ok, true)
 	// With a pre-issued JWT alone, no JWT is ever generated, so no auth address is needed.
 	jwtOnly := cfg.JWT != "" && cfg.Username == "" && cfg.Password == "" && cfg.APIToken == ""
 	cfg.AuthURL = r.address(m.AuthURL, "auth_url", envAuthURL, region.AuthURL, regionName, ok, !jwtOnly)
-	r.credentials(cfg)
+	r.credentials(cfg, src)
+	r.envCredentialsStayHome(m, cfg, src)
 
 	cfg.MaxRetries = int(r.integer(m.MaxRetries, "max_retries", envMaxRetries, defaultMaxRetries, 0, 100))
 	cfg.MaxBatchSize = int(r.integer(m.MaxBatchSize, "max_batch_size", envMaxBatchSize, client.DefaultMaxBatchSize, 1, maxBatchSize))
@@ -98,7 +108,7 @@ func resolveSettings(m providerModel, env func(string) (string, bool)) (client.C
 	cfg.RequestsPerSecond = r.float(m.MaxRequestsPerSecond, "max_requests_per_second", envMaxRequestsPerSecond, defaultRequestsPerSecond)
 	cfg.RequestTimeout = r.duration(m.RequestTimeout, "request_timeout", envRequestTimeout, defaultRequestTimeout)
 
-	return cfg, r.diags
+	return cfg, src, r.diags
 }
 
 // raw returns the configured value of a string argument, or its variable's
@@ -179,24 +189,38 @@ func (r *settingsResolver) address(v types.String, name, env, regional, region s
 }
 
 // credentials turns the client's credential rules into diagnostics that name
-// the arguments and their variables.
-func (r *settingsResolver) credentials(cfg client.Config) {
+// the arguments or variables of the one source they came from.
+func (r *settingsResolver) credentials(cfg client.Config, src credentialSource) {
 	err := client.CheckCredentials(cfg.Username, cfg.Password, cfg.APIToken, cfg.JWT)
-	switch {
-	case err == nil:
-	case errors.Is(err, client.ErrConflictingCredentials):
+	if err == nil {
+		return
+	}
+	name := func(arg, env string) string {
+		if src.fromEnv {
+			return env
+		}
+		return arg
+	}
+	where := "in the provider block"
+	if src.fromEnv {
+		where = "in the environment"
+	}
+	if errors.Is(err, client.ErrConflictingCredentials) {
 		r.diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials",
-			fmt.Sprintf("Both password (%s) and api_token (%s) are set. Set only one: api_token for single sign-on or "+
-				"two-factor users, password otherwise.", envPassword, envAPIToken))
-	case errors.Is(err, client.ErrMissingCredentials):
+			fmt.Sprintf("Both %s and %s are set %s. Set only one: api_token for single sign-on or two-factor users, "+
+				"password otherwise.", name("password", envPassword), name("api_token", envAPIToken), where))
+	}
+	if errors.Is(err, client.ErrMissingCredentials) {
 		r.diags.AddError("Missing credentials",
-			fmt.Sprintf("The provider needs credentials to obtain a JWT. Set \"username\" (%s) with \"password\" (%s) "+
-				"or \"api_token\" (%s), or set \"jwt\" (%s) to a token issued elsewhere.",
-				envUsername, envPassword, envAPIToken, envJWT))
-	case errors.Is(err, client.ErrMissingUsername):
+			fmt.Sprintf("The provider needs credentials to obtain a JWT: \"username\" (%s) with \"password\" (%s) "+
+				"or \"api_token\" (%s), or \"jwt\" (%s) for a token issued elsewhere, all in the provider block or all in "+
+				"the environment; %s.%s",
+				envUsername, envPassword, envAPIToken, envJWT, src, src.unusedNote()))
+	}
+	if errors.Is(err, client.ErrMissingUsername) && !errors.Is(err, client.ErrMissingCredentials) {
 		r.diags.AddAttributeError(path.Root("username"), "Missing username",
-			fmt.Sprintf("A password or api_token needs a user name. Set \"username\" in the provider block or the %s "+
-				"environment variable.", envUsername))
+			fmt.Sprintf("A password or api_token needs a user name from the same place: set %s %s.%s",
+				name("\"username\"", envUsername), where, src.unusedNote()))
 	}
 }
 

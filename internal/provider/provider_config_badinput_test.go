@@ -34,11 +34,11 @@ func TestResolveSettings_badInput(t *testing.T) {
 		{name: "tab account_id from env", model: func(m *providerModel) { m.AccountID = types.StringNull() }, env: map[string]string{envAccountID: "\t"}, errors: []string{"Invalid account_id", "from the " + envAccountID}},
 		{name: "no-break space account_id", model: func(m *providerModel) { m.AccountID = types.StringValue("\u00a0") }, errors: []string{"Invalid account_id", "empty or only white space"}},
 		{name: "empty username", model: func(m *providerModel) { m.Username = types.StringValue("") }, errors: []string{"Invalid username", envUsername}},
-		{name: "blank username from env", model: func(m *providerModel) { m.Username = types.StringNull() }, env: map[string]string{envUsername: "  "}, errors: []string{"Invalid username", "from the " + envUsername}},
+		{name: "blank username from env", model: noCredentials, env: map[string]string{envUsername: "  ", envPassword: "p"}, errors: []string{"Invalid username", "from the " + envUsername}},
 		{name: "empty password", model: func(m *providerModel) { m.Password = types.StringValue("") }, errors: []string{"Invalid password", envPassword}},
-		{name: "blank api_token from env", model: func(m *providerModel) { m.Password = types.StringNull() }, env: map[string]string{envAPIToken: " "}, errors: []string{"Invalid api_token", envAPIToken}},
+		{name: "blank api_token from env", model: noCredentials, env: map[string]string{envUsername: "u", envAPIToken: " "}, errors: []string{"Invalid api_token", envAPIToken}},
 		{name: "blank otp", model: func(m *providerModel) { m.OTP = types.StringValue("   ") }, errors: []string{"Invalid otp", envOTP}},
-		{name: "blank jwt from env", env: map[string]string{envJWT: "\u2003"}, errors: []string{"Invalid jwt", "from the " + envJWT}},
+		{name: "blank jwt from env", model: noCredentials, env: map[string]string{envJWT: "\u2003"}, errors: []string{"Invalid jwt", "from the " + envJWT}},
 		{name: "blank region", model: func(m *providerModel) { m.Region = types.StringValue(" ") }, errors: []string{"Invalid region", envRegion}},
 
 		// Unknown regions (the block's are rejected earlier, by the schema's
@@ -57,6 +57,13 @@ func TestResolveSettings_badInput(t *testing.T) {
 		{name: "unparsable auth_url from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() }, env: map[string]string{envAuthURL: "http://[::1"}, errors: []string{"Invalid auth_url", "not a valid URL", envAuthURL}},
 		{name: "base_url with credentials", model: func(m *providerModel) { m.BaseURL = types.StringValue("https://demo:" + secret + "@svc.example.com") }, errors: []string{"Invalid base_url", "must not carry credentials", "set username with password or api_token"}},
 		{name: "ftp auth_url with credentials from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() }, env: map[string]string{envAuthURL: "ftp://demo:" + secret + "@auth.example.com"}, errors: []string{"Invalid auth_url", "http:// or https://"}},
+		// A URL that does not parse is not quoted with its user information either.
+		{name: "unparsable base_url with credentials from env", model: func(m *providerModel) { m.BaseURL = types.StringNull() }, env: map[string]string{envBaseURL: "https://svc:" + secret + "%t@svc.example.com"}, errors: []string{"Invalid base_url", `"https://***@svc.example.com" is not a valid URL`, "from the " + envBaseURL}},
+		{name: "unparsable auth_url with credentials", model: func(m *providerModel) { m.AuthURL = types.StringValue("https://svc:" + secret + "/x@auth.example.com") }, errors: []string{"Invalid auth_url", `"https://***@auth.example.com"`}},
+
+		// Plain http:// anywhere but this machine.
+		{name: "plain http base_url", model: func(m *providerModel) { m.BaseURL = types.StringValue("http://svc.example.com") }, errors: []string{"Invalid base_url", "plain http://", "use https://", envBaseURL}},
+		{name: "plain http auth_url from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() }, env: map[string]string{envAuthURL: "http://10.1.2.3:8080"}, errors: []string{"Invalid auth_url", "plain http://", "from the " + envAuthURL}},
 
 		// Numbers and durations from the environment (the schema checks the block's).
 		{name: "negative max_retries from env", env: map[string]string{envMaxRetries: "-1"}, errors: []string{"Invalid max_retries", "whole number from 0 to 100", envMaxRetries}},
@@ -143,6 +150,11 @@ func TestAccBadInput_providerArguments(t *testing.T) {
 			p.authURL = p.baseURL
 			return p.String()
 		}, []string{"Invalid base_url", "must not carry credentials", "set username with password or api_token"}},
+		{"plain http base_url", func(m *testMock) string {
+			p := m.providerConfig()
+			p.baseURL = strings.Replace(m.URL, "127.0.0.1", "eventnotify.example.com", 1)
+			return p.String()
+		}, []string{"Invalid base_url", "plain http://", "credentials and tokens would cross the network unencrypted", "use https://"}},
 		{"blank username", func(m *testMock) string {
 			return m.providerBlockWith(fmt.Sprintf("username = \" \"\n  password = %q", testPassword))
 		}, []string{"username", "must not be empty or only white space"}},

@@ -93,10 +93,11 @@ func TestResolveSettings(t *testing.T) {
 		{name: "region without address", model: func(m *providerModel) { m.BaseURL, m.AuthURL = types.StringNull(), types.StringNull() }, errors: []string{"No address for base_url", envBaseURL, "No address for auth_url", envAuthURL}},
 		{name: "bad base url", model: func(m *providerModel) { m.BaseURL = types.StringValue("svc.example.com") }, errors: []string{"Invalid base_url", "http:// or https://", envBaseURL}},
 		{name: "bad auth url from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() }, env: map[string]string{envAuthURL: "https://"}, errors: []string{"Invalid auth_url", "no host", envAuthURL}},
-		{name: "password and token", model: func(m *providerModel) { m.APIToken = types.StringValue("t") }, errors: []string{"Conflicting credentials", envPassword, envAPIToken}},
-		{name: "password and token from env", model: func(m *providerModel) { m.Password = types.StringNull() }, env: map[string]string{envPassword: "p", envAPIToken: "t"}, errors: []string{"Conflicting credentials"}},
+		{name: "password and token", model: func(m *providerModel) { m.APIToken = types.StringValue("t") }, errors: []string{"Conflicting credentials", "Both password and api_token are set in the provider block"}},
+		{name: "password and token from env", model: noCredentials, env: map[string]string{envUsername: "u", envPassword: "p", envAPIToken: "t"}, errors: []string{"Conflicting credentials", "Both " + envPassword + " and " + envAPIToken + " are set in the environment"}},
 		{name: "no credentials", model: func(m *providerModel) { m.Username, m.Password = types.StringNull(), types.StringNull() }, errors: []string{"Missing credentials", envUsername, envPassword, envAPIToken, envJWT}},
-		{name: "password without username", model: func(m *providerModel) { m.Username = types.StringNull() }, errors: []string{"Missing username", envUsername}},
+		{name: "password without username", model: func(m *providerModel) { m.Username = types.StringNull() }, errors: []string{"Missing username", `set "username" in the provider block`}},
+		{name: "password without username from env", model: noCredentials, env: map[string]string{envPassword: "p"}, errors: []string{"Missing username", "set " + envUsername + " in the environment"}},
 		{name: "bad retries from env", env: map[string]string{envMaxRetries: "-1"}, errors: []string{"Invalid max_retries", envMaxRetries}},
 		{name: "bad rate from env", env: map[string]string{envMaxRequestsPerSecond: "fast"}, errors: []string{"Invalid max_requests_per_second", envMaxRequestsPerSecond}},
 		{name: "bad duration", model: func(m *providerModel) { m.RequestTimeout = types.StringValue("30") }, errors: []string{"Invalid request_timeout", "Go duration", envRequestTimeout}},
@@ -129,6 +130,11 @@ func TestResolveSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noCredentials removes every credential argument from a provider block.
+func noCredentials(m *providerModel) {
+	m.Username, m.Password, m.APIToken, m.OTP, m.JWT = types.StringNull(), types.StringNull(), types.StringNull(), types.StringNull(), types.StringNull()
 }
 
 // nullModel is a provider block with nothing set.

@@ -17,6 +17,9 @@ import (
 type providerData struct {
 	client    *client.Client
 	accountID string
+	// preIssuedJWT tells that the provider authenticates with a pre-issued jwt, which
+	// serves accountID only.
+	preIssuedJWT bool
 }
 
 // account returns the configured account, or the provider's default account
@@ -63,7 +66,8 @@ func providerConfigured(data *providerData, diags *diag.Diagnostics, what string
 // account_id: when the configuration leaves account_id out it plans the
 // provider's account, and when that differs from the account in state it plans
 // a replacement (the attribute's RequiresReplace sees only configured changes,
-// so a change of the provider's account would otherwise plan an update).
+// so a change of the provider's account would otherwise plan an update). A
+// provider with a pre-issued jwt refuses, at plan time, another account.
 func planDefaultAccount(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if req.Plan.Raw.IsNull() || data == nil {
@@ -71,6 +75,15 @@ func planDefaultAccount(ctx context.Context, data *providerData, req resource.Mo
 	}
 	var configured types.String
 	diags.Append(req.Config.GetAttribute(ctx, path.Root("account_id"), &configured)...)
+	if !diags.HasError() && data.preIssuedJWT && !configured.IsNull() && !configured.IsUnknown() &&
+		configured.ValueString() != data.accountID {
+		diags.AddAttributeError(path.Root("account_id"), "No JWT for this account",
+			fmt.Sprintf("The provider is configured with a pre-issued jwt (%s), which authenticates account %q only, "+
+				"so it cannot manage a resource of account %q: the token is never sent for another account. Leave "+
+				"account_id out, use a provider block for that account, or configure username with password or "+
+				"api_token so that a JWT is generated for each account.", envJWT, data.accountID, configured.ValueString()))
+		return diags
+	}
 	if diags.HasError() || !configured.IsNull() {
 		return diags
 	}

@@ -219,7 +219,8 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 }
 
 // TestAccProvider_environment configures the provider from environment
-// variables alone, and shows that the provider block wins over them.
+// variables alone, and shows that the provider block wins over them: its
+// credentials replace the environment's as a set.
 func TestAccProvider_environment(t *testing.T) {
 	m := newTestMock(t)
 	m.setTestCatalogues()
@@ -233,13 +234,21 @@ func TestAccProvider_environment(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "eventnotify_log_levels" "all" {}`,
-				ExpectError: errorPattern("HTTP 401"),
+				ExpectError: errorPattern("Invalid eventnotify credentials", "came from the environment", "HTTP 401"),
 			},
 			{
 				Config: fmt.Sprintf(`provider "eventnotify" {
   password = %q
 }
 data "eventnotify_log_levels" "all" {}`, testPassword),
+				ExpectError: errorPattern("Missing username", `set "username" in the provider block`, envUsername+", "+envPassword+" are not used"),
+			},
+			{
+				Config: fmt.Sprintf(`provider "eventnotify" {
+  username = %q
+  password = %q
+}
+data "eventnotify_log_levels" "all" {}`, testUser, testPassword),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.eventnotify_log_levels.all", tfjsonpath.New("names"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("INFO"), knownvalue.StringExact("WARNING"), knownvalue.StringExact("ERROR")})),

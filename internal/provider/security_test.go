@@ -44,7 +44,7 @@ func randomSecret(t *testing.T, prefix string) string {
 // TestAccSecurity_noSecretsInLogsOrState runs a whole apply and plan with
 // TF_LOG=TRACE through the Terraform CLI, with every kind of credential at
 // once: a password with an OTP (from the environment), an API token and a
-// pre-issued JWT. Neither the TRACE logs, nor the CLI's
+// pre-issued JWT (from provider blocks). Neither the TRACE logs, nor the CLI's
 // output, nor the state holds a password, API token, OTP, Basic auth value or
 // JWT, the generated ones included (found by their shape).
 func TestAccSecurity_noSecretsInLogsOrState(t *testing.T) {
@@ -70,14 +70,11 @@ func TestAccSecurity_noSecretsInLogsOrState(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	// Every provider instance reads the same variables, so only the OTP, which
-	// the other two ignore, comes from the environment.
-	w.env = append(env, envOTP+"="+otp)
+	// The default provider takes its credentials from the environment; the
+	// aliases set their own, so they use none of the environment's.
+	w.env = append(env, envUsername+"="+otpUser, envPassword+"="+password, envOTP+"="+otp)
 	w.write("main.tf", requiredProviders+fmt.Sprintf(`
-provider "eventnotify" {
-  username = %q
-  password = %q
-}
+provider "eventnotify" {}
 
 provider "eventnotify" {
   alias     = "token"
@@ -113,7 +110,7 @@ resource "eventnotify_subscription" "jwt" {
 data "eventnotify_log_levels" "all" {
   provider = eventnotify.token
 }
-`, otpUser, password, tokenUser, apiToken, preIssued))
+`, tokenUser, apiToken, preIssued))
 
 	logDir := t.TempDir()
 	var texts []string
@@ -176,7 +173,7 @@ func TestAccSecurity_untrustedCertificate(t *testing.T) {
 	tlsMock := &testMock{Server: m.Server, URL: ts.URL}
 	// tlsMock shares m's server and counters: nothing may reach it over an unverified connection.
 	tlsMock.expectRejectedWithoutRequests(t, tlsMock.providerBlock()+`data "eventnotify_log_levels" "all" {}`,
-		errorPattern("Unable to read the log level catalogue", "x509: certificate signed by unknown authority",
+		errorPattern("Unable to generate a JWT for account "+testAccount, "x509: certificate signed by unknown authority",
 			"TLS certificate could not be verified", "no request (and no credential) was sent"))
 }
 

@@ -42,7 +42,7 @@ func (d *SubscriptionDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		Validators:          []validator.String{notBlank(), accountID()},
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads one subscription of an account by its id (operation `getSubscribedEventForAccount`).",
+		MarkdownDescription: "Reads one subscription of an account by its id.",
 		Attributes:          attrs,
 	}
 }

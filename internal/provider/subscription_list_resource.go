@@ -39,7 +39,7 @@ func (r *SubscriptionListResource) Metadata(_ context.Context, req resource.Meta
 // eventnotify_subscriptions data source's are.
 func (r *SubscriptionListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Finds the subscriptions of an account (operation `listSubscribedEventsForAccount`, every page), " +
+		MarkdownDescription: "Finds every subscription of an account, " +
 			"optionally filtered, sorted by event name and then id, for `terraform query` (Terraform 1.14 and later). " +
 			"Each result carries the subscription's identity (`account_id` and `id`), so that " +
 			"`terraform query -generate-config-out=FILE` writes an `eventnotify_subscription` block and an `import` block " +

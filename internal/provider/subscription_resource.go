@@ -15,10 +15,9 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure      = &SubscriptionResource{}
-	_ resource.ResourceWithImportState    = &SubscriptionResource{}
-	_ resource.ResourceWithModifyPlan     = &SubscriptionResource{}
-	_ resource.ResourceWithValidateConfig = &SubscriptionResource{}
+	_ resource.ResourceWithConfigure   = &SubscriptionResource{}
+	_ resource.ResourceWithImportState = &SubscriptionResource{}
+	_ resource.ResourceWithModifyPlan  = &SubscriptionResource{}
 )
 
 // SubscriptionResource manages one subscription of an account: a platform
@@ -50,21 +49,12 @@ func (r *SubscriptionResource) Configure(_ context.Context, req resource.Configu
 	r.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig warns about a destination the service does not deliver to.
-func (r *SubscriptionResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var destination types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("destination_type"), &destination)...)
-	if destination.ValueString() == "EMAIL" {
-		resp.Diagnostics.AddAttributeWarning(path.Root("destination_type"), "EMAIL destinations are not delivered yet",
-			"The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS "+
-				"destinations only, so this subscription will be stored but may notify no one. Use \"EVENT_STREAMS\" "+
-				"with an event streams environment and topic to receive notifications.")
-	}
-}
-
 // ModifyPlan fills account_id from the provider when the configuration leaves
-// it out, so that a change of the provider's account plans a replacement.
+// it out, so that a change of the provider's account plans a replacement, and
+// warns when the configuration sets destination_type to EMAIL
+// (subscriptionSettingWarnings).
 func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	resp.Diagnostics.Append(subscriptionSettingWarnings(ctx, req)...)
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}

@@ -86,19 +86,23 @@ func subscriptionAttributes() []subscriptionAttribute {
 			validators:   slices.Concat(userText, []validator.String{stringvalidator.LengthAtMost(256)})},
 		{name: "destination_type", required: true, enum: destinationTypes,
 			description:  "Where notifications go: " + enumWords(destinationTypes) + ". The service delivers to `EVENT_STREAMS` only today.",
-			resourceNote: "`EMAIL` is accepted by its API and planned with a warning."},
+			resourceNote: "`EMAIL` is accepted by its API; the plan that sets it warns."},
 		{name: "log_level", required: true, enum: logLevels,
 			description: "Minimum log level that triggers a notification: " + enumWords(logLevels) + "."},
 		{name: "event_streams_environment_id", optional: true, validators: userText,
-			description: "Event streams environment id, for `EVENT_STREAMS` destinations."},
+			description: "Id of the event streams environment that receives the notifications, for `EVENT_STREAMS` " +
+				"destinations, as the platform's Event Streams settings show it."},
 		{name: "event_streams_environment_name", optional: true, validators: userText,
-			description: "Event streams environment name, for `EVENT_STREAMS` destinations."},
+			description: "Name of that event streams environment, for `EVENT_STREAMS` destinations: a label for " +
+				"people, stored as given (the service does not check it against the id)."},
 		{name: "event_streams_topic", optional: true, validators: userText,
 			description: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations."},
 		{name: "enabled", kind: kindBool, optional: true, computedToo: true, defaultTrue: true,
 			description: "Whether the subscription is active.", resourceNote: "Default `true`."},
 		{name: "destination_email",
-			description:     "Email address of the destination, as the service reports it; meaningful for `EMAIL` destinations.",
+			description: "Email address of the destination, as the service reports it; meaningful for `EMAIL` " +
+				"destinations. Read-only: the service fills it in, and no request that creates or changes a " +
+				"subscription carries it.",
 			resourceNote:    "Known at plan time while `destination_type` is unchanged.",
 			stringModifiers: []planmodifier.String{useStateWhileUnchanged(path.Root("destination_type"))}},
 		{name: "created_date", kind: kindInt64, description: "Creation time, Unix milliseconds.",

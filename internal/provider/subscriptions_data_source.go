@@ -59,7 +59,7 @@ func (d *SubscriptionsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		ElementType:         types.StringType,
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Lists the subscriptions of an account (operation `listSubscribedEventsForAccount`, every page), " +
+		MarkdownDescription: "Lists every subscription of an account, " +
 			"optionally filtered, sorted by event name and then id so that the output is stable.",
 		Attributes: attrs,
 	}

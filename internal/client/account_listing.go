@@ -1,0 +1,37 @@
+package client
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// AccountSubscriptions returns every subscription of the account, ordered by id. It serves the
+// listing that ReadSubscription keeps (see subscription_cache.go) when one is usable: started
+// less than Config.ListCacheTTL ago, with no write through this Client to the account since.
+// Otherwise it lists the account and keeps the listing for the calls that follow.
+//
+// Terraform plans a resource again just before it applies it, in the same provider process
+// and with no write of that resource in between; so a resource that lists the whole account
+// both to plan and to apply (eventnotify_account_subscriptions at create) makes one listing
+// per apply, not two. A listing that failed is never served: the account is listed again,
+// and the error is the service's answer to that listing.
+func (c *Client) AccountSubscriptions(ctx context.Context, accountID string) ([]Subscription, error) {
+	opts := ListOptions{PageSize: c.cfg.ListPageSize}
+	account, err := c.account(accountID)
+	if err != nil || c.cfg.ListCacheTTL < 0 {
+		return c.ListSubscriptions(ctx, accountID, opts)
+	}
+	subs, gen, state := c.listings.lookup(account, c.now(), c.cfg.ListCacheTTL)
+	if state != listingHit {
+		if subs, err = c.listAccount(ctx, account, gen); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Subscription, 0, len(subs))
+	for _, s := range subs {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Subscription) int { return strings.Compare(listingKey(a.ID), listingKey(b.ID)) })
+	return out, nil
+}

@@ -1,0 +1,88 @@
+package client
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// TestAccountSubscriptions follows one Client through the calls of a plan and an apply of
+// eventnotify_account_subscriptions: the second call is served from the first one's listing,
+// a write to the account makes the next call list again, a failed listing is never served
+// (the next call lists again and reports the service's answer), and a negative TTL lists
+// every time.
+func TestAccountSubscriptions(t *testing.T) {
+	e := newCacheEnv(t, mockserver.Config{})
+	subs := e.seed(cacheAccount, 150)
+	c := e.client()
+	wantIDs := make([]string, len(subs))
+	for i, s := range subs {
+		wantIDs[i] = strings.ToLower(s.SubscriptionID)
+	}
+	slices.Sort(wantIDs)
+	steps := []struct {
+		name      string
+		before    func()
+		wantLists int // list pages requested by the step
+		wantErr   bool
+		wantN     int
+	}{
+		{name: "first call lists", wantLists: 2, wantN: 150},
+		{name: "second call is served", wantLists: 0, wantN: 150},
+		{name: "a read joins the listing", before: func() { mustRead(t, c, "", subs[3].SubscriptionID) }, wantLists: 0, wantN: 150},
+		{name: "a write drops it", before: func() {
+			if _, err := c.BulkDeleteSubscriptions(t.Context(), "", []string{subs[0].SubscriptionID}); err != nil {
+				t.Fatal(err)
+			}
+		}, wantLists: 2, wantN: 149},
+		{name: "a failed listing is an error", before: func() {
+			c.listings.invalidate(cacheAccount)
+			e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusForbidden, Count: 1})
+		}, wantLists: 1, wantErr: true},
+		{name: "and is not served", wantLists: 2, wantN: 149},
+	}
+	for _, step := range steps {
+		if step.before != nil {
+			step.before()
+		}
+		before := e.lists()
+		got, err := c.AccountSubscriptions(t.Context(), "")
+		if lists := e.lists() - before; lists != step.wantLists {
+			t.Errorf("%s: %d list requests, want %d", step.name, lists, step.wantLists)
+		}
+		if (err != nil) != step.wantErr {
+			t.Fatalf("%s: error %v, want one: %t", step.name, err, step.wantErr)
+		}
+		if err != nil {
+			var apiErr *APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusForbidden {
+				t.Errorf("%s: error %v, want the service's 403", step.name, err)
+			}
+			continue
+		}
+		if len(got) != step.wantN {
+			t.Fatalf("%s: %d subscriptions, want %d", step.name, len(got), step.wantN)
+		}
+		if !slices.IsSortedFunc(got, func(a, b Subscription) int { return strings.Compare(strings.ToLower(a.ID), strings.ToLower(b.ID)) }) {
+			t.Errorf("%s: not ordered by id", step.name)
+		}
+		if step.wantN == len(subs) && strings.ToLower(got[0].ID) != wantIDs[0] {
+			t.Errorf("%s: first id %s, want %s", step.name, got[0].ID, wantIDs[0])
+		}
+	}
+
+	off := e.client(func(cfg *Config) { cfg.ListCacheTTL = -1 })
+	before := e.lists()
+	for range 2 {
+		if _, err := off.AccountSubscriptions(t.Context(), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if lists := e.lists() - before; lists != 4 {
+		t.Errorf("with the cache off: %d list requests for two calls, want 4", lists)
+	}
+}

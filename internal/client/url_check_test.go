@@ -1,0 +1,61 @@
+package client
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckURL_neverQuotesUserinfo: whatever is wrong with a URL, parsed or not, its error
+// never holds the password of its user information, and says what is wrong.
+func TestCheckURL_neverQuotesUserinfo(t *testing.T) {
+	const secret = "S3cr%t-pw"
+	cases := []struct {
+		url, want string
+	}{
+		{"https://svc:" + secret + "@host", "not a valid URL"},                   // the case: a bad escape
+		{"https://svc:S3cr/t-pw@host", "not a valid URL"},                        // a slash ends the authority early
+		{"svc:" + secret + "@host", "must start with http:// or https://"},       // no scheme
+		{"https://svc:S3cr@t-pw@host.example.com", "must not carry credentials"}, // "@" in the password
+		{"ftp://svc:S3cr-pw@host", "must start with http:// or https://"},
+		{"https://svc:S3cr-pw@host/?q=1", "must not carry credentials"},
+		{" https://svc:S3cr-pw@host", "must not carry credentials"},
+		{"http://svc:S3cr-pw@host.example.com", "must not carry credentials"},
+		{"https://svc:S3cr-pw@", "has no host"},
+	}
+	for _, tc := range cases {
+		err := CheckURL(tc.url)
+		if err == nil {
+			t.Errorf("%q accepted", tc.url)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %q does not say %q", tc.url, err, tc.want)
+		}
+		for _, part := range []string{"S3cr", "t-pw", "svc:"} {
+			if strings.Contains(err.Error(), part) {
+				t.Errorf("%q: error %q quotes the user information (%q)", tc.url, err, part)
+			}
+		}
+		if !strings.Contains(err.Error(), hiddenUserinfo+"@") {
+			t.Errorf("%q: error %q does not show where the user information was", tc.url, err)
+		}
+	}
+}
+
+// TestCheckURL_plainHTTP: plain http is refused unless the host is this machine, where
+// nothing crosses a network (the mock server).
+func TestCheckURL_plainHTTP(t *testing.T) {
+	for _, u := range []string{"http://127.0.0.1:8080", "http://127.3.4.5", "http://localhost", "http://LOCALHOST.:9/x",
+		"http://[::1]:8080", "https://svc.example.com", "https://10.0.0.7"} {
+		if err := CheckURL(u); err != nil {
+			t.Errorf("%q refused: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://svc.example.com", "http://10.0.0.7:8080", "http://[::2]", "http://localhost.example.com",
+		"http://127.0.0.1.example.com", "http://0.0.0.0:8080", "http://mock:8080"} {
+		err := CheckURL(u)
+		if err == nil || !strings.Contains(err.Error(), "plain http://") || !strings.Contains(err.Error(), "use https://") {
+			t.Errorf("%q: error %v, want a refusal of plain http", u, err)
+		}
+	}
+}

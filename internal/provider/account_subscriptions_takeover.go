@@ -1,0 +1,188 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// Taking over an account: eventnotify_account_subscriptions is authoritative, so its first
+// apply deletes every subscription the account already holds that no entry matches. The plan
+// of that create lists the account (a read; the client keeps the listing, so the apply that
+// follows in the same provider process reads it again without a request) and warns, naming
+// each subscription the apply will delete and how to keep them.
+
+// takeoverListed is how many of the subscriptions to be deleted the warning names one by one.
+const takeoverListed = 10
+
+// takeoverValueMax bounds each value of the service that the warning quotes.
+const takeoverValueMax = 80
+
+// existingEntries keys the account's subscriptions by id, as Create holds them.
+func existingEntries(list []client.Subscription) map[string]accountEntry {
+	existing := make(map[string]accountEntry, len(list))
+	for i := range list {
+		existing[freeKey(existing, list[i].ID)] = accountEntryFromAPI(&list[i])
+	}
+	return existing
+}
+
+// matchByInputs gives each planned entry of keys, in order, the first held subscription
+// (in key order) that used does not mark and whose inputs are the entry's, and marks it used.
+// It returns the held key of each entry matched; an entry whose inputs are unknown matches
+// nothing.
+func matchByInputs(planned map[string]accountEntry, keys []string, held map[string]accountEntry, used map[string]bool) map[string]string {
+	byInputs := make(map[entryInputs][]string)
+	for _, hk := range sortedKeys(held) {
+		if in, ok := held[hk].inputs(); ok && !used[hk] {
+			byInputs[in] = append(byInputs[in], hk)
+		}
+	}
+	matched := make(map[string]string)
+	for _, key := range keys {
+		in, ok := planned[key].inputs()
+		if candidates := byInputs[in]; ok && len(candidates) > 0 {
+			byInputs[in] = candidates[1:]
+			used[candidates[0]] = true
+			matched[key] = candidates[0]
+		}
+	}
+	return matched
+}
+
+// takeoverWarnings are the diagnostics of a plan that creates the resource: a warning that
+// names the subscriptions of the account that the apply will delete, when there are any.
+func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, plan tfsdk.Plan) diag.Diagnostics {
+	var diags diag.Diagnostics
+	var account types.String
+	var subs types.Map
+	diags.Append(plan.GetAttribute(ctx, path.Root("account_id"), &account)...)
+	diags.Append(plan.GetAttribute(ctx, path.Root("subscriptions"), &subs)...)
+	if diags.HasError() {
+		return diags
+	}
+	if account.IsUnknown() {
+		diags.AddAttributeWarning(path.Root("account_id"), "The plan cannot list the account's subscriptions",
+			"account_id is known only at apply, so the plan cannot show which subscriptions the account already holds. "+
+				"The first apply deletes every subscription of the account that no entry of subscriptions matches. "+
+				takeoverAdvice("<account_id>"))
+		return diags
+	}
+	acct := account.ValueString()
+	list, err := r.data.client.AccountSubscriptions(ctx, acct)
+	if err != nil {
+		diags.AddError("Unable to list the subscriptions of account "+acct, clientErrorDetail(err)+
+			"\n\nThe plan lists the account to show which of its subscriptions the first apply deletes.")
+		return diags
+	}
+	existing := existingEntries(list)
+	planned, opaque := map[string]accountEntry{}, map[string]bool{}
+	if subs.IsUnknown() {
+		opaque["*"] = true
+	} else if !subs.IsNull() {
+		known, others, d := entries(subs)
+		if diags.Append(d...); diags.HasError() {
+			return diags
+		}
+		for key, e := range known {
+			if _, ok := e.inputs(); ok {
+				planned[key] = e
+			} else {
+				opaque[key] = true
+			}
+		}
+		for key := range others {
+			opaque[key] = true
+		}
+	}
+	used := make(map[string]bool, len(existing))
+	matchByInputs(planned, sortedKeys(planned), existing, used)
+	var deleted []accountEntry
+	for _, key := range sortedKeys(existing) {
+		if !used[key] {
+			deleted = append(deleted, existing[key])
+		}
+	}
+	if len(deleted) > 0 {
+		diags.AddWarning(takeoverSummary(acct, len(deleted), len(opaque) > 0), takeoverDetail(acct, deleted, len(opaque) > 0))
+	}
+	return diags
+}
+
+// takeoverSummary is the warning's summary.
+func takeoverSummary(account string, n int, uncertain bool) string {
+	verb := "deletes"
+	if uncertain {
+		verb = "may delete"
+	}
+	noun := "subscriptions"
+	if n == 1 {
+		noun = "subscription"
+	}
+	return fmt.Sprintf("The first apply %s %d %s that account %q already holds", verb, n, noun, account)
+}
+
+// takeoverDetail names the subscriptions the apply deletes (the first takeoverListed, and how
+// many more) and says how to keep them.
+func takeoverDetail(account string, deleted []accountEntry, uncertain bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "eventnotify_account_subscriptions is authoritative: after apply, account %q holds exactly the "+
+		"entries of subscriptions. The account already holds %d subscriptions that no entry matches (same event, "+
+		"destination, log level, topic and enabled), and the first apply deletes them:\n", account, len(deleted))
+	for i, e := range deleted {
+		if i == takeoverListed {
+			fmt.Fprintf(&b, "  ... and %d more\n", len(deleted)-takeoverListed)
+			break
+		}
+		fmt.Fprintf(&b, "  - %s\n", describeEntry(e))
+	}
+	if uncertain {
+		b.WriteString("\nSome entries are known only at apply; a subscription listed here that one of them matches is " +
+			"kept instead.\n")
+	}
+	b.WriteString("\n" + takeoverAdvice(account))
+	return b.String()
+}
+
+// takeoverAdvice says how to keep what an account holds.
+func takeoverAdvice(account string) string {
+	return fmt.Sprintf("To keep them, import the account before the first apply:\n"+
+		"  terraform import eventnotify_account_subscriptions.NAME %s\n"+
+		"or add an import block with to = eventnotify_account_subscriptions.NAME and id = %q. The plan then shows each "+
+		"subscription that no entry holds as a removal from the map, under its id; copy an entry into the "+
+		"configuration to keep it.", account, account)
+}
+
+// describeEntry names a subscription of the service in one line: id, event, destination and
+// log level, each value quoted and bounded (what the service says is data).
+func describeEntry(e accountEntry) string {
+	destination := quoteBounded(e.DestinationType.ValueString())
+	switch {
+	case e.EventStreamsTopic.ValueString() != "":
+		destination += " topic " + quoteBounded(e.EventStreamsTopic.ValueString())
+	case e.DestinationEmail.ValueString() != "":
+		destination += " " + quoteBounded(e.DestinationEmail.ValueString())
+	}
+	s := fmt.Sprintf("%s: event %s, destination %s, log level %s", quoteBounded(e.ID.ValueString()),
+		quoteBounded(e.EventName.ValueString()), destination, quoteBounded(e.LogLevel.ValueString()))
+	if !e.Enabled.IsNull() && !e.Enabled.ValueBool() {
+		s += " (disabled)"
+	}
+	return s
+}
+
+// quoteBounded quotes a value of the service, control characters escaped, cut to
+// takeoverValueMax runes.
+func quoteBounded(s string) string {
+	if r := []rune(s); len(r) > takeoverValueMax {
+		return fmt.Sprintf("%q...", string(r[:takeoverValueMax]))
+	}
+	return fmt.Sprintf("%q", s)
+}

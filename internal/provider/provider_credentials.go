@@ -1,0 +1,174 @@
+package provider
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// Credentials come as a set from one source: when the provider block sets any credential
+// argument, every credential comes from the block and none from the environment; otherwise
+// every credential comes from the environment. Credentials from the environment are meant
+// for the environment's addresses and account: a block that names another base_url or
+// auth_url than EVENTNOTIFY_BASE_URL or EVENTNOTIFY_AUTH_URL, or (for EVENTNOTIFY_JWT)
+// another account_id than EVENTNOTIFY_ACCOUNT_ID, uses none of them. So a host named in a
+// provider block never receives a credential that was exported for another.
+
+// credentialArg is one credential argument and its environment variable.
+type credentialArg struct {
+	name, env string
+	block     func(providerModel) types.String
+}
+
+// credentialArgs lists the credential arguments, taken as a set from one source.
+var credentialArgs = []credentialArg{
+	{"username", envUsername, func(m providerModel) types.String { return m.Username }},
+	{"password", envPassword, func(m providerModel) types.String { return m.Password }},
+	{"api_token", envAPIToken, func(m providerModel) types.String { return m.APIToken }},
+	{"otp", envOTP, func(m providerModel) types.String { return m.OTP }},
+	{"jwt", envJWT, func(m providerModel) types.String { return m.JWT }},
+}
+
+// credentialSource says where a provider instance's credentials come from.
+type credentialSource struct {
+	// fromEnv is true when the block sets no credential argument.
+	fromEnv bool
+	// set names what the source sets: arguments of the block, or variables of the environment.
+	set []string
+	// unused names the environment's credential variables that a block source leaves unused.
+	unused []string
+}
+
+// String says where the credentials came from, for diagnostics.
+func (s credentialSource) String() string {
+	switch {
+	case s.fromEnv && len(s.set) == 0:
+		return "no credentials are set, neither in the provider block nor in the environment"
+	case s.fromEnv:
+		return "the credentials came from the environment (" + strings.Join(s.set, ", ") + ")"
+	default:
+		return "the credentials came from the provider block (" + strings.Join(s.set, ", ") + ")"
+	}
+}
+
+// unusedNote tells, when the block is the source, which environment variables were not used.
+func (s credentialSource) unusedNote() string {
+	if s.fromEnv || len(s.unused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" The provider block sets %s, so every credential comes from the block and none from "+
+		"the environment: %s %s not used for this provider block.", strings.Join(s.set, ", "),
+		strings.Join(s.unused, ", "), plural(len(s.unused), "is", "are"))
+}
+
+// plural picks the singular or plural word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// credentialSource finds the source of the credentials: the block when it sets any
+// credential argument (an unknown value counts as set), else the environment.
+func (r *settingsResolver) credentialSource(m providerModel) credentialSource {
+	var src credentialSource
+	for _, a := range credentialArgs {
+		if !a.block(m).IsNull() {
+			src.set = append(src.set, a.name)
+		}
+	}
+	for _, a := range credentialArgs {
+		if v, ok := r.env(a.env); ok && v != "" {
+			src.unused = append(src.unused, a.env)
+		}
+	}
+	if len(src.set) == 0 {
+		src.fromEnv, src.set, src.unused = true, src.unused, nil
+	}
+	return src
+}
+
+// credential resolves one credential argument from the source: the block's value, or the
+// environment variable's when the environment is the source.
+func (r *settingsResolver) credential(m providerModel, a credentialArg, src credentialSource) string {
+	v := a.block(m)
+	if !src.fromEnv && v.IsNull() {
+		return ""
+	}
+	return r.optional(v, a.name, a.env)
+}
+
+// envCredentialsStayHome refuses credentials from the environment for a provider block that
+// names another address (scheme, host and port) than the environment's, or, for a
+// pre-issued JWT, another account: they were exported for the environment's service and
+// account. Where the environment names no address, its credentials go to the block's
+// addresses (addresses in the block, credentials in the environment, is the usual set-up).
+func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Config, src credentialSource) {
+	if !src.fromEnv || len(src.set) == 0 {
+		return
+	}
+	for _, a := range []struct {
+		name, env string
+		block     types.String
+	}{{"base_url", envBaseURL, m.BaseURL}, {"auth_url", envAuthURL, m.AuthURL}} {
+		envValue, ok := r.env(a.env)
+		if !ok || envValue == "" || a.block.IsNull() || a.block.IsUnknown() {
+			continue
+		}
+		if origin := urlOrigin(a.block.ValueString()); origin != "" && origin == urlOrigin(envValue) {
+			continue
+		}
+		r.diags.AddAttributeError(path.Root(a.name), "Credentials from the environment not sent to "+a.name,
+			fmt.Sprintf("The provider block sets %s to %s, another address than %s (%s), and %s. Credentials exported "+
+				"for the environment's address are never sent to another one. Set the credentials in this provider block "+
+				"(username with password or api_token, or jwt), from input variables or another secret source rather "+
+				"than literal text, or remove %s from the block so that the environment's address is used.",
+				a.name, shownOrigin(a.block.ValueString()), a.env, shownOrigin(envValue), src, a.name))
+	}
+	envAccount, ok := r.env(envAccountID)
+	if cfg.JWT != "" && ok && envAccount != "" && !m.AccountID.IsNull() && !m.AccountID.IsUnknown() &&
+		m.AccountID.ValueString() != envAccount {
+		r.diags.AddAttributeError(path.Root("jwt"), "Pre-issued JWT from the environment not used for this account",
+			fmt.Sprintf("The provider block sets account_id to %q, but %s was exported for the account in %s (%q): a "+
+				"pre-issued JWT authenticates the account it was issued for only, and is never sent for another. Set "+
+				"jwt, or username with password or api_token, in this provider block.",
+				m.AccountID.ValueString(), envJWT, envAccountID, envAccount))
+	}
+}
+
+// urlOrigin returns the scheme, host and port of an address, in lower case with the
+// scheme's default port filled in, for comparison, or "" when it is not a URL that base_url
+// or auth_url accepts.
+func urlOrigin(s string) string {
+	if client.CheckURL(s) != nil {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Hostname() + ":" + port)
+}
+
+// shownOrigin is the scheme and host of an address as written, for diagnostics, or what
+// it is when it is not a valid address (never the value: it might hold user information).
+func shownOrigin(s string) string {
+	if client.CheckURL(s) != nil {
+		return "a value that is not a valid address"
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "a value that is not a valid address"
+	}
+	return u.Scheme + "://" + u.Host
+}
