@@ -19,7 +19,7 @@ type OperationStatus struct {
 	SubscriptionID string
 	// HTTPEquivalentCode is the status the item would have had on its own (200, 204, 400, 404).
 	HTTPEquivalentCode int
-	// Message is the service's message for the item.
+	// Message is the service's message for the item, through ServiceText.
 	Message string
 }
 
@@ -102,7 +102,7 @@ func decodeOperationStatuses(body []byte) ([]OperationStatus, error) {
 		out = append(out, OperationStatus{
 			SubscriptionID:     it.SubscriptionID,
 			HTTPEquivalentCode: int(it.HTTPEquivalentCode),
-			Message:            it.Message,
+			Message:            ServiceText(it.Message),
 		})
 	}
 	return out, nil

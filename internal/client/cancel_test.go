@@ -21,7 +21,7 @@ func TestCancelledCreateInFlight(t *testing.T) {
 		posts.Add(1)
 		cancel() // the caller gives up while the service works on the request
 		<-ctx.Done()
-		writeJSON(w, http.StatusCreated, `{"subscriptions":[{"subscriptionId":"s-1","eventName":"ATOM.STATUS"}]}`)
+		writeJSON(w, http.StatusCreated, `{"subscriptions":[{"subscriptionId":"6b0e4c8a-1d2f-4a3b-9c5d-7e8f9a0b1c2d","eventName":"ATOM.STATUS"}]}`)
 	})
 	c := f.newClient(nil)
 	if _, err := c.Token(context.Background(), ""); err != nil {
@@ -31,8 +31,8 @@ func TestCancelledCreateInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the answer of a create in flight was dropped: %v", err)
 	}
-	if len(created) != 1 || created[0].ID != "s-1" {
-		t.Fatalf("created %+v, want s-1", created)
+	if len(created) != 1 || created[0].ID != "6b0e4c8a-1d2f-4a3b-9c5d-7e8f9a0b1c2d" {
+		t.Fatalf("created %+v, want 6b0e4c8a-1d2f-4a3b-9c5d-7e8f9a0b1c2d", created)
 	}
 
 	// Cancelled before it is sent: no request, a cancellation error.

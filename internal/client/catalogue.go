@@ -248,5 +248,5 @@ func decodeRecord(raw json.RawMessage, nameKeys []string) (CatalogueEntry, error
 		}
 		return e, nil
 	}
-	return CatalogueEntry{}, fmt.Errorf("the record is neither a string nor an object: %s", excerpt(raw, 40))
+	return CatalogueEntry{}, fmt.Errorf("the record is neither a string nor an object: %s", serviceTextBytes(raw, 100))
 }

@@ -29,8 +29,9 @@ type Client struct {
 	limiter    *rate.Limiter // nil when unlimited
 	secrets    []string      // values masked in every log entry
 	tokens     tokenCache
-	listings   listingCache // per-account listings behind ReadSubscription
-	claims     claimSet     // subscription IDs handed to callers, never adopted for another
+	listings   listingCache  // per-account listings behind ReadSubscription
+	claims     claimSet      // subscription IDs handed to callers, never adopted for another
+	listLimits listingLimits // bounds of every listing (listing_bounds.go)
 	creates    *batchQueue[SubscriptionInput, *Subscription]
 	deletes    *batchQueue[string, deleted]
 	now        func() time.Time
@@ -43,9 +44,10 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		cfg:     cfg,
-		limiter: newLimiter(cfg.RequestsPerSecond),
-		now:     time.Now,
+		cfg:        cfg,
+		limiter:    newLimiter(cfg.RequestsPerSecond),
+		listLimits: defaultListingLimits(),
+		now:        time.Now,
 	}
 	if u, err := url.Parse(cfg.BaseURL); err == nil {
 		c.basePath = strings.TrimRight(u.Path, "/")
@@ -120,9 +122,13 @@ func (c *Client) GoString() string { return c.String() }
 // errNoAccount is returned when a call names no account and no default is configured.
 var errNoAccount = errors.New("no account ID given and no default account ID configured")
 
-// account returns accountID, or the configured default when it is empty.
+// account returns accountID, or the configured default when it is empty, once CheckAccountID
+// accepts it: every request for an account passes here before anything is sent.
 func (c *Client) account(accountID string) (string, error) {
 	if accountID != "" {
+		if err := CheckAccountID(accountID); err != nil {
+			return "", err
+		}
 		return accountID, nil
 	}
 	if c.cfg.AccountID != "" {

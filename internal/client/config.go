@@ -166,6 +166,11 @@ func (c Config) normalize() (Config, error) {
 			errs = append(errs, fmt.Errorf("invalid auth URL: %w", err))
 		}
 	}
+	if c.AccountID != "" {
+		if err := CheckAccountID(c.AccountID); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if c.MaxRetries < 0 {
 		c.MaxRetries = 0
 	}

@@ -79,14 +79,20 @@ type APIError struct {
 	StatusCode int
 	// ErrorText is the body's "error" member.
 	ErrorText string
-	// Messages is the body's "messages" member.
+	// Messages is the body's "messages" member: at most MaxServiceMessages of them, each
+	// through ServiceText.
 	Messages []string
+	// MessagesOmitted is the number of the body's messages beyond MaxServiceMessages, not kept.
+	MessagesOmitted int
 	// Path is the body's "path" member.
 	Path string
 	// ErrorID is the body's "errorId" member (present on 500).
 	ErrorID string
 	// RawBody holds the first 512 bytes of a body that was not the service's JSON error
-	// shape, such as a proxy's HTML page.
+	// shape, such as a proxy's HTML page, through ServiceText.
+	//
+	// ErrorText, Messages, Path, ErrorID and RawBody are what the answer said, escaped by
+	// ServiceText: they can be shown and logged as they are.
 	RawBody string
 	// URL is the address that answered: scheme, host and path, without the query.
 	URL string
@@ -128,6 +134,9 @@ func (e *APIError) Error() string {
 	}
 	if len(e.Messages) > 0 {
 		details = append(details, strings.Join(e.Messages, "; "))
+	}
+	if e.MessagesOmitted > 0 {
+		details = append(details, fmt.Sprintf("(%d more messages not shown)", e.MessagesOmitted))
 	}
 	if len(details) == 0 && e.RawBody != "" {
 		details = append(details, "response body: "+shorten(e.RawBody, 200))
@@ -208,11 +217,12 @@ func newAPIError(op, method, urlPath string, status int, body []byte) *APIError 
 			msgs = []string{w.Message}
 		}
 		if w.Error != "" || len(msgs) > 0 {
-			e.ErrorText, e.Messages, e.Path, e.ErrorID = w.Error, msgs, w.Path, w.ErrorID
+			e.ErrorText, e.Path, e.ErrorID = ServiceText(w.Error), ServiceText(w.Path), ServiceText(w.ErrorID)
+			e.Messages, e.MessagesOmitted = serviceMessages(msgs)
 			return e
 		}
 	}
-	e.RawBody = excerpt(trimmed, rawBodyLimit)
+	e.RawBody = serviceTextBytes(trimmed, rawBodyLimit)
 	return e
 }
 

@@ -174,6 +174,20 @@ func FuzzErrorBody(f *testing.F) {
 		if len(e.RawBody) > rawBodyLimit || !utf8.ValidString(e.RawBody) {
 			t.Fatalf("raw body excerpt of %d bytes, valid UTF-8 %t", len(e.RawBody), utf8.ValidString(e.RawBody))
 		}
+		for what, text := range map[string]string{"Error()": msg, "ErrorText": e.ErrorText, "Path": e.Path, "ErrorID": e.ErrorID,
+			"RawBody": e.RawBody, "Messages": strings.Join(e.Messages, "")} {
+			if hasUnsafeRune(text) {
+				t.Fatalf("%s holds a control, format or separator character: %q", what, text)
+			}
+		}
+		if len(e.Messages) > MaxServiceMessages {
+			t.Fatalf("%d messages kept", len(e.Messages))
+		}
+		for _, m := range e.Messages {
+			if len(m) > MaxServiceTextBytes {
+				t.Fatalf("a message of %d bytes kept", len(m))
+			}
+		}
 		if e.RawBody != "" && (e.ErrorText != "" || len(e.Messages) > 0) {
 			t.Fatalf("both a raw excerpt and the service's error shape: %+v", e)
 		}
@@ -207,7 +221,7 @@ func FuzzBulkStatuses(f *testing.F) {
 		}
 		item := wireOperationStatus{SubscriptionID: id, HTTPEquivalentCode: flexInt64(code), Message: message}
 		items, _ := json.Marshal([]wireOperationStatus{item, item})
-		want := OperationStatus{SubscriptionID: string([]rune(id)), HTTPEquivalentCode: code, Message: string([]rune(message))}
+		want := OperationStatus{SubscriptionID: string([]rune(id)), HTTPEquivalentCode: code, Message: ServiceText(string([]rune(message)))}
 		for _, b := range []string{string(items), `{"operationStatuses":` + string(items) + `}`} {
 			got, err := decodeOperationStatuses([]byte(b))
 			if err != nil || len(got) != 2 || got[0] != want || got[1] != want {
@@ -225,6 +239,7 @@ func FuzzTokenBody(f *testing.F) {
 		"eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3MDAwMDAwMDB9.c2ln", `"eyJ.a.b"`, `{"token":"t"}`, `{"jwt":"t"}`, `{"access_token":"Bearer t"}`,
 		`{"token":{"nested":"x"}}`, "\xef\xbb\xbftoken\n", "Bearer  ", `{"token":""}`, "<html>", "a b",
 		"eyJhbGciOiJub25lIn0.eyJleHAiOjEsImlhdCI6Mn0.", "eyJhbGciOiJub25lIn0.eyJleHAiOiIxZTMwMCJ9.",
+		"tok\x1b[2Jen", "tok\u202een", `{"token":"a\u0085b"}`, strings.Repeat("a", 20000),
 	} {
 		f.Add([]byte(b))
 	}
@@ -237,7 +252,7 @@ func FuzzTokenBody(f *testing.F) {
 			}
 			return
 		}
-		if token == "" || strings.ContainsAny(token, " \t\r\n\"'<>{}[]") {
+		if token == "" || strings.ContainsAny(token, " \t\r\n\"'<>{}[]") || hasUnsafeRune(token) || len(token) > maxTokenBytes {
 			t.Fatalf("token %q is not one bearer value", token)
 		}
 		expiresAt, lifetime := tokenExpiry(token, now)

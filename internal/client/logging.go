@@ -76,12 +76,12 @@ func maskSecrets(ctx context.Context, secrets ...string) context.Context {
 	return tflog.MaskMessageStrings(ctx, nonEmpty...)
 }
 
-// logBody logs a service request or response body at TRACE. It is never called for the JWT
+// logBody logs a service request or response body at TRACE, escaped by ServiceText's rules. It is never called for the JWT
 // endpoint.
 func logBody(ctx context.Context, msg, operation string, body []byte) {
 	if len(body) == 0 {
 		return
 	}
-	text := excerpt(body, maxLoggedBody)
+	text := serviceTextBytes(body, maxLoggedBody)
 	tflog.Trace(ctx, msg, map[string]any{"operation": operation, "body": text, "bytes": len(body)})
 }

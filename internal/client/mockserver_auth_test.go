@@ -312,7 +312,7 @@ func TestMockRefreshGivesUp(t *testing.T) {
 // as the same account.
 func TestMockAccountIDEscaping(t *testing.T) {
 	t.Parallel()
-	for _, account := range []string{"acc with space", "acc/with/slashes", "acc%25percent", "Konto-äöü", "acc?q=1#frag", "acc+plus"} {
+	for _, account := range []string{"acc with space", "acc%25percent", "Konto-äöü", "acc?q=1#frag", "acc+plus"} {
 		t.Run(account, func(t *testing.T) {
 			t.Parallel()
 			e := newMockEnv(t, mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{account}}}})

@@ -132,7 +132,7 @@ func (c *Client) apiError(r *httpRequest, accountID string, resp *httpResponse) 
 	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
 	e.Attempts = resp.attempts
 	e.URL = resp.url
-	e.Location = resp.location
+	e.Location = ServiceText(resp.location)
 	e.JWTEndpoint = r.auth
 	e.OTPSent = r.otp != ""
 	e.Throttled = resp.throttle

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -10,25 +11,26 @@ import (
 )
 
 // TestListPagingEnds: paging ends at an empty or repeated page when the service gives no
-// usable metadata, even when the items carry no id, and reads on past a short page (a server
-// may clamp the page size).
+// usable metadata, and reads on past a short page (a server may clamp the page size).
 func TestListPagingEnds(t *testing.T) {
-	noID := `{"eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}`
+	item := func(n int) string {
+		return fmt.Sprintf(`{"subscriptionId":"00000000-0000-4000-8000-%012d","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}`, n)
+	}
 	tests := []struct {
 		name      string
 		page      func(n int) string // body of page n
 		wantCalls int32
 		wantItems int
 	}{
-		{"items without id, same page forever", func(int) string {
-			return `{"subscriptions":[` + noID + `,` + noID + `]}`
+		{"same page forever", func(int) string {
+			return `{"subscriptions":[` + item(1) + `,` + item(2) + `]}`
 		}, 2, 2},
-		{"items without id, metadata that never says last", func(int) string {
-			return `{"subscriptions":[` + noID + `],"paginationMetadata":{"last":false}}`
+		{"metadata that never says last", func(int) string {
+			return `{"subscriptions":[` + item(1) + `],"paginationMetadata":{"last":false}}`
 		}, 2, 1},
 		{"clamped page size, no metadata", func(n int) string {
 			if n < 3 {
-				return `{"subscriptions":[{"subscriptionId":"id-` + string(rune('a'+n)) + `","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}]}`
+				return `{"subscriptions":[` + item(n) + `]}`
 			}
 			return `{"subscriptions":[]}`
 		}, 4, 3},

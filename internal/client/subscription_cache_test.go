@@ -410,7 +410,7 @@ func TestReadSubscription_argumentErrors(t *testing.T) {
 	if _, err := c.ReadSubscription(t.Context(), "", "x"); !errors.Is(err, errNoAccount) {
 		t.Errorf("no account: %v", err)
 	}
-	if _, err := c.ReadSubscription(t.Context(), cacheAccount, ""); err == nil || !strings.Contains(err.Error(), "subscription ID is required") {
+	if _, err := c.ReadSubscription(t.Context(), cacheAccount, ""); !errors.Is(err, ErrInvalidID) {
 		t.Errorf("no id: %v", err)
 	}
 	e.want(0, 0)

@@ -2,12 +2,12 @@ package client
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 )
 
 // Operation names used in errors and logs.
@@ -21,12 +21,8 @@ const (
 	opDeleteSubscription   = "delete subscription"
 )
 
-const (
-	// defaultPageSize is the page size the client asks for when ListOptions.PageSize is 0.
-	defaultPageSize = 100
-	// maxPages stops paging through a server that keeps inventing new pages.
-	maxPages = 100000
-)
+// defaultPageSize is the page size the client asks for when ListOptions.PageSize is 0.
+const defaultPageSize = 100
 
 // ListOptions tunes listSubscribedEventsForAccount. Zero values select the service's defaults, except that the
 // client asks for pages of 100 when PageSize is 0.
@@ -65,8 +61,9 @@ type Page struct {
 //
 // Paging ends where the service says (the metadata's last, or totalPages), and otherwise at
 // an empty page or at a page that repeats one already read (a server that ignores
-// pageNumber): never at a merely short page, since a server may clamp the page size, and never
-// after maxPages pages, whatever the items carry.
+// pageNumber): never at a merely short page, since a server may clamp the page size. A
+// listing that goes past the bounds of listing_bounds.go (subscriptions, pages, bytes, time)
+// fails with an error matching ErrListingLimit.
 //
 // A listing whose pages disagree with their metadata (see listing_check.go) is made again,
 // up to listAttempts times in all; when every attempt disagrees, the error is an
@@ -82,11 +79,15 @@ func (c *Client) listOnce(ctx context.Context, accountID string, opts ListOption
 	seenIDs := make(map[string]struct{})
 	seenPages := make(map[string]struct{})
 	var check listingCheck
-	for n := 0; n < maxPages; n++ {
-		page, meta, err := c.listPage(ctx, accountID, n, opts)
+	budget := listingBudget{limits: c.listLimits}
+	lctx, cancel := budget.withDeadline(ctx)
+	defer cancel()
+	for n := 0; ; n++ {
+		page, meta, size, err := c.listPage(lctx, accountID, n, opts)
 		if err != nil {
-			return nil, "", err
+			return nil, "", budget.deadline(ctx, lctx, err)
 		}
+		before := len(all)
 		if len(page.Subscriptions) > 0 {
 			key := pageKey(page.Subscriptions)
 			if _, repeated := seenPages[key]; repeated {
@@ -103,6 +104,9 @@ func (c *Client) listOnce(ctx context.Context, accountID string, opts ListOption
 			}
 			all = append(all, s)
 		}
+		if err := budget.add(page, len(all)-before, size); err != nil {
+			return nil, "", err
+		}
 		if problem := check.page(n, page, meta); problem != "" {
 			return all, problem, nil
 		}
@@ -113,32 +117,34 @@ func (c *Client) listOnce(ctx context.Context, accountID string, opts ListOption
 	return all, check.end(), nil
 }
 
-// pageKey identifies a page by its content, so that a page served again is recognised.
+// pageKey identifies a page by its content, so that a page served again is recognised: a
+// digest, so that a listing does not hold every page twice.
 func pageKey(subs []Subscription) string {
-	var b strings.Builder
+	h := sha256.New()
 	for _, s := range subs {
-		fmt.Fprintf(&b, "%+v\x00", s)
+		fmt.Fprintf(h, "%+v\x00", s)
 	}
-	return b.String()
+	return string(h.Sum(nil))
 }
 
 // ListSubscriptionsPage returns one page of listSubscribedEventsForAccount; pageNumber starts at 0. An empty
 // account (204, or the service's own 404) yields an empty last page. Last is also set when
 // the service says that this is the last page (last, or totalPages), and for an empty page.
 func (c *Client) ListSubscriptionsPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, error) {
-	page, _, err := c.listPage(ctx, accountID, pageNumber, opts)
+	page, _, _, err := c.listPage(ctx, accountID, pageNumber, opts)
 	return page, err
 }
 
 // listPage is ListSubscriptionsPage that also returns the page's metadata as the service sent
-// it (nil when it sent none).
-func (c *Client) listPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, *wirePagination, error) {
+// it (nil when it sent none) and the size of the answer's body, which a listing counts
+// against its bounds.
+func (c *Client) listPage(ctx context.Context, accountID string, pageNumber int, opts ListOptions) (*Page, *wirePagination, int, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", opListSubscriptions, err)
+		return nil, nil, 0, fmt.Errorf("%s: %w", opListSubscriptions, err)
 	}
 	if pageNumber < 0 {
-		return nil, nil, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
+		return nil, nil, 0, fmt.Errorf("%s: the page number must not be negative", opListSubscriptions)
 	}
 	pageSize := opts.PageSize
 	if pageSize <= 0 {
@@ -163,18 +169,22 @@ func (c *Client) listPage(ctx context.Context, accountID string, pageNumber int,
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return empty, nil, nil
+			return empty, nil, 0, nil
 		}
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if resp.status == http.StatusNoContent {
-		return empty, nil, nil
+		return empty, nil, len(resp.body), nil
 	}
 	w, err := decodeSubscriptionWrapper(resp.body)
 	if err != nil {
-		return nil, nil, decodeErr(opListSubscriptions, err)
+		return nil, nil, 0, decodeErr(opListSubscriptions, err)
 	}
-	return w.page(pageNumber, pageSize), w.PaginationMetadata, nil
+	page := w.page(pageNumber, pageSize)
+	if err := checkAnswer(accountID, page.Subscriptions, true); err != nil {
+		return nil, nil, 0, decodeErr(opListSubscriptions, err)
+	}
+	return page, w.PaginationMetadata, len(resp.body), nil
 }
 
 // page builds a Page from a decoded wrapper of listSubscribedEventsForAccount.
@@ -273,7 +283,11 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	if err != nil {
 		return nil, decodeErr(op, err)
 	}
-	return w.list(), nil
+	subs := w.list()
+	if err := checkAnswer(accountID, subs, false); err != nil {
+		return nil, decodeErr(op, err)
+	}
+	return subs, nil
 }
 
 // DeleteAllSubscriptions deletes every subscription of the account (deleteSubscriptionForAccount). The
@@ -301,8 +315,8 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
 	}
-	if id == "" {
-		return nil, fmt.Errorf("%s: the subscription ID is required", opReadSubscription)
+	if err := checkPathSegment("subscription id", id); err != nil {
+		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
 	}
 	resp, err := c.call(ctx, serviceCall{
 		operation: opReadSubscription,
@@ -314,6 +328,11 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 		return nil, err
 	}
 	s, err := decodeSingleSubscription(resp.body)
+	if err == nil {
+		one := []Subscription{*s}
+		err = checkAnswer(accountID, one, true)
+		s = &one[0]
+	}
 	if err != nil {
 		return nil, decodeErr(opReadSubscription, err)
 	}
@@ -327,8 +346,8 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
-	if id == "" {
-		return nil, fmt.Errorf("%s: the subscription ID is required", opUpdateSubscription)
+	if err := checkPathSegment("subscription id", id); err != nil {
+		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
 	resp, err := c.call(ctx, serviceCall{
 		operation: opUpdateSubscription,
@@ -341,6 +360,11 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 		return nil, err
 	}
 	s, err := decodeSingleSubscription(resp.body)
+	if err == nil {
+		one := []Subscription{*s}
+		err = checkAnswer(accountID, one, true)
+		s = &one[0]
+	}
 	if err != nil {
 		return nil, decodeErr(opUpdateSubscription, err)
 	}
@@ -354,8 +378,8 @@ func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) e
 	if err != nil {
 		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
-	if id == "" {
-		return fmt.Errorf("%s: the subscription ID is required", opDeleteSubscription)
+	if err := checkPathSegment("subscription id", id); err != nil {
+		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
 	_, err = c.call(ctx, serviceCall{
 		operation: opDeleteSubscription,

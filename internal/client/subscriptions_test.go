@@ -128,8 +128,8 @@ func TestOperationsWire(t *testing.T) {
 			method: http.MethodPost, path: subPath,
 			reqBody:  `{"subscriptions":[` + inMinJSON + `]}`,
 			status:   201,
-			respBody: `{"subscriptions":[{"subscriptionId":"x1","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO","accountId":"acc-1"}]}`,
-			want: []Subscription{{ID: "x1", EventName: "E", DestinationType: "EVENT_STREAMS", LogLevel: "INFO",
+			respBody: `{"subscriptions":[{"subscriptionId":"6b0e4c8a-1d2f-4a3b-9c5d-7e8f9a0b1c2d","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO","accountId":"acc-1"}]}`,
+			want: []Subscription{{ID: "6b0e4c8a-1d2f-4a3b-9c5d-7e8f9a0b1c2d", EventName: "E", DestinationType: "EVENT_STREAMS", LogLevel: "INFO",
 				AccountID: "acc-1", Enabled: true}},
 			wantAbsent: []string{"enabled", "eventStreamsEnvironment", "eventStreamsEnvironmentName", "eventStreamsTopic", "subscriptionId"},
 		},
@@ -395,7 +395,7 @@ func pagedHandler(t *testing.T, total int, meta func(pageNumber, pageSize, total
 		totalPages := (total + ps - 1) / ps
 		var items []string
 		for i := pn * ps; i < (pn+1)*ps && i < total; i++ {
-			items = append(items, fmt.Sprintf(`{"subscriptionId":"id-%03d","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}`, i))
+			items = append(items, fmt.Sprintf(`{"subscriptionId":"00000000-0000-4000-8000-%012d","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}`, i))
 		}
 		body := `{"subscriptions":[` + strings.Join(items, ",") + `]`
 		if m := meta(pn, ps, totalPages); m != "" {
@@ -454,7 +454,7 @@ func TestListPaging(t *testing.T) {
 				t.Errorf("got %d subscriptions, want %d", len(got), tc.wantItems)
 			}
 			for i, s := range got {
-				if want := fmt.Sprintf("id-%03d", i); s.ID != want || !s.Enabled {
+				if want := fmt.Sprintf("00000000-0000-4000-8000-%012d", i); s.ID != want || !s.Enabled {
 					t.Fatalf("item %d = %+v, want id %s enabled", i, s, want)
 				}
 			}
@@ -506,14 +506,14 @@ func TestPathEscaping(t *testing.T) {
 		mu.Unlock()
 		w.WriteHeader(204)
 	})
-	c := f.newClient(func(cfg *Config) { cfg.AccountID = "a/b c" })
-	if err := c.DeleteSubscription(context.Background(), "", "x/../y"); err != nil {
+	c := f.newClient(func(cfg *Config) { cfg.AccountID = "a b%c?" })
+	if err := c.DeleteSubscription(context.Background(), "", "x y?#z"); err != nil {
 		t.Fatalf("DeleteSubscription: %v", err)
 	}
-	if want := "/rest/v1/accounts/a%2Fb%20c/subscriptions/x%2F..%2Fy"; len(paths) != 1 || paths[0] != want {
+	if want := "/rest/v1/accounts/a%20b%25c%3F/subscriptions/x%20y%3F%23z"; len(paths) != 1 || paths[0] != want {
 		t.Errorf("paths %v, want [%s]", paths, want)
 	}
-	if jw := f.jwts(); len(jw) != 1 || jw[0].Path != "/auth/jwt/generate/a%2Fb%20c" {
+	if jw := f.jwts(); len(jw) != 1 || jw[0].Path != "/auth/jwt/generate/a%20b%25c%3F" {
 		t.Errorf("JWT requests %+v", jw)
 	}
 }

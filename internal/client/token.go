@@ -24,6 +24,9 @@ const (
 	defaultTokenLifetime = 5 * time.Minute
 	// maxRefreshMargin is the longest time before expiry at which a token is refreshed.
 	maxRefreshMargin = 30 * time.Second
+	// maxTokenBytes bounds a token read from the JWT endpoint: it is sent in a header of
+	// every request (servers commonly accept 8 KiB of headers) and handed to configurations.
+	maxTokenBytes = 16 << 10
 )
 
 // tokenCache holds one JWT per account. Fetches are deduplicated per account, so concurrent
@@ -200,8 +203,11 @@ func parseTokenBody(body []byte) (string, error) {
 	if token == "" {
 		return "", errors.New("the token is empty")
 	}
-	if strings.ContainsAny(token, " \t\r\n\"'<>{}[]") {
+	if strings.ContainsAny(token, " \t\r\n\"'<>{}[]") || hasUnsafeRune(token) {
 		return "", errors.New("the body is not a token")
+	}
+	if len(token) > maxTokenBytes {
+		return "", fmt.Errorf("the token is %d bytes long; at most %d are accepted", len(token), maxTokenBytes)
 	}
 	return token, nil
 }

@@ -186,7 +186,7 @@ func (r *AccountSubscriptionsResource) Schema(_ context.Context, _ resource.Sche
 					"Changing it replaces the resource: every subscription of the old account is deleted.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{notBlank(), printable()},
+				Validators:    []validator.String{notBlank(), accountID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"subscriptions": schema.MapNestedAttribute{
@@ -883,6 +883,11 @@ func (r *AccountSubscriptionsResource) ImportState(ctx context.Context, req reso
 	if account == "" || strings.Contains(account, "/") {
 		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("The import id of eventnotify_account_subscriptions "+
 			"is an account id, such as %q; got %q.", r.data.account(types.StringNull()), req.ID))
+		return
+	}
+	if err := client.CheckAccountID(account); err != nil {
+		resp.Diagnostics.AddError("Invalid import id", "The import id of eventnotify_account_subscriptions is an account id: "+
+			accountIDAdvice(err)+".")
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), account)...)

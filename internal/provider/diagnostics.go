@@ -52,6 +52,11 @@ func clientErrorDetail(err error) string {
 				"was sent. The provider always verifies certificates. Check that base_url and auth_url (" + envBaseURL + ", " +
 				envAuthURL + ") name the service itself; if it uses a private certificate authority, add that " +
 				"authority to the system's trust store (on Linux, SSL_CERT_FILE or SSL_CERT_DIR can point to it)."
+		case errors.Is(err, client.ErrListingLimit):
+			return err.Error() + fmt.Sprintf("\n\nNothing was changed. The provider lists at most %d subscriptions (%d pages, "+
+				"%d MiB) of one account, within %s. Check that base_url (%s) names the service itself and not a proxy "+
+				"that rewrites its answers.", client.MaxListedSubscriptions, client.MaxListedPages, client.MaxListedBytes>>20,
+				client.MaxListingDuration, envBaseURL)
 		case errors.Is(err, client.ErrMalformedResponse):
 			return err.Error() + "\n\nThe service answered with success, but not in the format the provider reads; a proxy " +
 				"or gateway in front of the service can cause this. A create, update or delete may have taken effect: " +
@@ -71,6 +76,9 @@ func clientErrorDetail(err error) string {
 		b.WriteString("\n\nService messages:")
 		for _, m := range apiErr.Messages {
 			b.WriteString("\n  - " + m)
+		}
+		if apiErr.MessagesOmitted > 0 {
+			fmt.Fprintf(&b, "\n  - (%d more messages not shown)", apiErr.MessagesOmitted)
 		}
 	} else if apiErr.RawBody != "" {
 		fmt.Fprintf(&b, "\n\nResponse body (not the service's JSON error format): %s", apiErr.RawBody)

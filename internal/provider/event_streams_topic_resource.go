@@ -81,7 +81,7 @@ func (r *EventStreamsTopicResource) Schema(_ context.Context, _ resource.SchemaR
 					"`account_id`. Changing it, or the provider's account when this is not set, replaces the resource.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{notBlank(), printable()},
+				Validators:    []validator.String{notBlank(), accountID()},
 				PlanModifiers: replace,
 			},
 			"environment_id": schema.StringAttribute{

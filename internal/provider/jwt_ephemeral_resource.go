@@ -67,7 +67,7 @@ func (r *JWTEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaReque
 					"configured with a pre-issued `jwt` can hand out that token for its own account only.",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{notBlank(), printable()},
+				Validators: []validator.String{notBlank(), accountID()},
 			},
 			"token": schema.StringAttribute{
 				MarkdownDescription: "The JWT, for an `Authorization: Bearer` header or a provider's `jwt` argument.",

@@ -91,7 +91,7 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				MarkdownDescription: "Required unless `" + envAccountID + "` is set. Account that resources and data " +
 					"sources use unless they set their own `account_id`. Environment variable: `" + envAccountID + "`.",
 				Optional:   true,
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{notBlank(), accountID()},
 			},
 			"region": schema.StringAttribute{
 				MarkdownDescription: "Region of the service: `us` (default) or `gb`. It selects the regional service and " +

@@ -73,6 +73,9 @@ func resolveSettingsAndSource(m providerModel, env func(string) (string, bool)) 
 	var cfg client.Config
 
 	cfg.AccountID = r.required(m.AccountID, "account_id", envAccountID, "the account that resources and data sources use")
+	if err := client.CheckAccountID(cfg.AccountID); cfg.AccountID != "" && err != nil {
+		r.invalid("account_id", envAccountID, accountIDAdvice(err))
+	}
 
 	regionName := r.optional(m.Region, "region", envRegion)
 	if regionName == "" {

@@ -39,7 +39,7 @@ func (d *SubscriptionDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "Account that owns the subscription. Defaults to the provider's `account_id`.",
 		Optional:            true,
 		Computed:            true,
-		Validators:          []validator.String{notBlank()},
+		Validators:          []validator.String{notBlank(), accountID()},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one subscription of an account by its id.",

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // The resource identity of eventnotify_subscription (Terraform 1.12 and later, OpenTofu 1.12
@@ -68,6 +70,8 @@ func subscriptionFromIdentity(ctx context.Context, identity *tfsdk.ResourceIdent
 	if strings.TrimSpace(accountID) == "" {
 		diags.AddAttributeError(path.Root("account_id"), "Invalid import identity",
 			"The identity's account_id must not be empty: name the account that owns the subscription.")
+	} else if err := client.CheckAccountID(accountID); err != nil {
+		diags.AddAttributeError(path.Root("account_id"), "Invalid import identity", "The identity's account_id: "+accountIDAdvice(err)+".")
 	}
 	if !isUUID(id) {
 		diags.AddAttributeError(path.Root("id"), "Invalid import identity",

@@ -33,11 +33,10 @@ type subscriptionFields struct {
 }
 
 // subscriptionFromAPI maps a subscription of the service to the model. The
-// account comes from the request path when the service leaves it out.
+// account is accountID, the one the request was made for: the client refuses
+// an answer that names another (client.ErrInvalidID), so the service never
+// chooses the account that state, and later requests, hold.
 func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionModel {
-	if s.AccountID != "" {
-		accountID = s.AccountID
-	}
 	return subscriptionModel{AccountID: types.StringValue(accountID), subscriptionFields: subscriptionFields{
 		ID:                          types.StringValue(s.ID),
 		EventName:                   newEventName(s.EventName),

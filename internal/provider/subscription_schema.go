@@ -76,7 +76,8 @@ func subscriptionAttributes() []subscriptionAttribute {
 	userText := []validator.String{notBlank(), printable()}
 	return []subscriptionAttribute{
 		{name: "id", description: "Subscription id (a UUID) that the service assigns.", stringModifiers: keepState()},
-		{name: "account_id", description: "Account that owns the subscription.", optional: true, computedToo: true, validators: userText,
+		{name: "account_id", description: "Account that owns the subscription.", optional: true, computedToo: true,
+			validators:      []validator.String{notBlank(), accountID()},
 			resourceNote:    "Defaults to the provider's `account_id`. Changing it replaces the subscription.",
 			stringModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		{name: "event_name", required: true, eventNameSemantic: true,
@@ -198,7 +199,7 @@ type subscriptionFilter struct {
 func subscriptionFilterTable() []subscriptionFilter {
 	return []subscriptionFilter{
 		{name: "account_id", description: "Account to list. Defaults to the provider's `account_id`.",
-			validators: []validator.String{notBlank()}},
+			validators: []validator.String{notBlank(), accountID()}},
 		{name: "event_name", description: "Only subscriptions to this event, compared without regard to case.",
 			validators: []validator.String{notBlank()}},
 		{name: "destination_type", description: "Only subscriptions with this destination type: " + enumWords(destinationTypes) + ".",

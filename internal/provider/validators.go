@@ -37,6 +37,27 @@ func printable() validator.String {
 	}, what: "text without control or invisible formatting characters"}
 }
 
+// accountID returns the validator of every account_id argument: an account id becomes a
+// segment of request paths, so a dot segment, "/", "\", a control or an invisible formatting
+// character is refused at plan time (client.CheckAccountID), never sent and never repaired.
+func accountID() validator.String {
+	return stringCheck{check: func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil // notBlank's to report
+		}
+		return client.CheckAccountID(s)
+	}, what: accountIDRule}
+}
+
+// accountIDRule is what an account id must be, for messages.
+const accountIDRule = `an account id: not "." or "..", without "/", "\", control or invisible formatting characters`
+
+// accountIDAdvice is the detail of a diagnostic about a refused account id.
+func accountIDAdvice(err error) string {
+	return err.Error() + "; the value must be " + accountIDRule + ". It becomes part of request paths, where a proxy " +
+		"could resolve it to another account or path, so it is refused rather than sent"
+}
+
 // httpURL returns a validator for absolute http(s) URLs. The framework
 // validators module has none, so this wraps the same check Configure applies
 // to environment variables.
