@@ -435,6 +435,7 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 		out[key] = planned[key].unknownComputed()
 	}
 
+	keepHeldSpellings(out, held)
 	m, diags := entriesMap(out, opaque)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {

@@ -59,6 +59,7 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
+	planStateWhenUnchanged(req, resp)
 }
 
 // Create creates the subscription through createSubscriptions, in one request
