@@ -315,3 +315,32 @@ func TestAccAccountSubscriptions_misspeltEventName(t *testing.T) {
 		t.Errorf("%d create requests, want only the corrected configuration's", n)
 	}
 }
+
+// TestAccSubscriptionResource_catalogueUnavailable runs the CLI while the catalogue cannot be
+// read: the plan shows the warning, naming the operation and the name not checked, and the
+// apply goes on; a plan that writes no name reads no catalogue and warns of nothing.
+func TestAccSubscriptionResource_catalogueUnavailable(t *testing.T) {
+	m := newTestMock(t)
+	m.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteEvents, Status: http.StatusForbidden})
+	w := newCLIWorkspace(t, m)
+	w.write("main.tf", requiredProviders+subscriptionConfig(`event_name = "PROCESS.EXECUTION"`, `destination_type = "EVENT_STREAMS"`, `log_level = "INFO"`))
+	warning := errorPattern("Warning: Event names not checked: the events catalogue could not be read",
+		`the event name "PROCESS.EXECUTION" was not checked`, `"list events"`, "HTTP 403")
+	out := w.mustRun(nil, "plan", "-input=false", "-no-color", "-out=tfplan")
+	if !warning.MatchString(out) || !strings.Contains(out, "1 to add") {
+		t.Errorf("the plan does not show the warning and the creation:\n%s", out)
+	}
+	w.mustRun(nil, "apply", "-input=false", "-no-color", "tfplan")
+	if got := len(m.Subscriptions(testAccount)); got != 1 {
+		t.Fatalf("the account holds %d subscriptions after the apply, want 1", got)
+	}
+	reads := m.Count(http.MethodGet, mockserver.RouteEvents)
+	out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if code != 0 || strings.Contains(out, "Event names not checked") {
+		t.Errorf("the plan after the apply (exit %d) is not empty and quiet:\n%s", code, out)
+	}
+	if n := m.Count(http.MethodGet, mockserver.RouteEvents); n != reads {
+		t.Errorf("a plan that writes no name read the catalogue %d times", n-reads)
+	}
+	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
