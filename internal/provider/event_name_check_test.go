@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -343,4 +344,24 @@ func TestAccSubscriptionResource_catalogueUnavailable(t *testing.T) {
 		t.Errorf("a plan that writes no name read the catalogue %d times", n-reads)
 	}
 	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// TestEventNameCheck_troubleshootingGuide checks that the error the troubleshooting guide
+// quotes is the one a plan shows.
+func TestEventNameCheck_troubleshootingGuide(t *testing.T) {
+	page, err := os.ReadFile("../../docs/guides/troubleshooting.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, quoted, ok := strings.Cut(string(page), "Error: Unknown event name\n")
+	quoted, _, _ = strings.Cut(quoted, "...")
+	quoted = strings.Join(strings.Fields(quoted), " ")
+	if !ok || len(quoted) < 100 {
+		t.Fatalf("the guide quotes no Unknown event name error: %q", quoted)
+	}
+	p := newEventNamePlans(t, newTestMock(t))
+	diags := p.plan(planRequest{typeName: "eventnotify_subscription", config: p.subscription("PROCES.EXECUTION", false)})
+	if len(diags) != 1 || diags[0].Summary != "Unknown event name" || !strings.HasPrefix(diags[0].Detail, quoted) {
+		t.Fatalf("the plan shows %v, the guide quotes:\n%s", diagnosticSet(diags), quoted)
+	}
 }
