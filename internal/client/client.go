@@ -35,6 +35,8 @@ type Client struct {
 	creates    *batchQueue[SubscriptionInput, *Subscription]
 	deletes    *batchQueue[string, deleted]
 	now        func() time.Time
+
+	events eventCatalogue // the events catalogue, read once
 }
 
 // New validates cfg and builds a Client. It does no network I/O.

@@ -378,9 +378,10 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 // new state is the prior state, and neither the defaults nor the provider's account change
 // it. The framework would plan the prior state: no computed value is marked unknown (the
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
-// every entry's subscription under its key (copyComputed of identical entries) and warns
-// about nothing: each entry's destination is the state's (accountSettingWarnings), and the
-// takeover warning is for a create.
+// every entry's subscription under its key (copyComputed of identical entries), warns
+// about nothing (each entry's destination is the state's (accountSettingWarnings), and the
+// takeover warning is for a create) and checks no event name against the catalogue
+// (checkAccountEventNames checks only names the state lacks).
 func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
 	data := a.provider.configured.Load()
 	if data == nil || len(req.PriorPrivate) > 0 || req.PriorIdentity != nil {

@@ -366,12 +366,24 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 	emailAdded["new"] = toEmail(configEntry(subs[0]))
 	emailAddedConfig := byID(subs, configEntry)
 	emailAddedConfig["new"] = emailAdded["new"]
+	// Event names in another case only: the framework plans the prior state.
+	recased, recasedConfig := byID(subs, stateEntry), byID(subs, configEntry)
+	for _, entries := range []map[string]map[string]any{recased, recasedConfig} {
+		for id, e := range entries {
+			entries[id] = with(e, map[string]any{"event_name": strings.ToUpper(e["event_name"].(string))})
+		}
+	}
+	misspelt, misspeltConfig := byID(subs, stateEntry), byID(subs, configEntry)
+	misspelt["new"] = with(configEntry(subs[0]), map[string]any{"event_name": "ATOM.STATUSS", "event_streams_topic": "new"})
+	misspeltConfig["new"] = misspelt["new"]
 	cases := []struct {
 		name                      string
 		prior, proposed, config   tftypes.Value
 		private                   []byte
 		wantFast, wantReplacement bool
 		wantWarnings              int
+		wantPrior                 bool   // the framework plans the prior state
+		wantError                 string // the summary of the one diagnostic both give
 	}{
 		{name: "nothing changes", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
 		{name: "account_id left out: the provider's", prior: prior, proposed: prior,
@@ -398,6 +410,10 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 		{name: "an EMAIL entry is added", prior: prior, proposed: tw.account(top, emailAdded),
 			config: tw.account(configTop, emailAddedConfig), wantWarnings: 1},
 		{name: "the EMAIL entry's key renamed", prior: prior, proposed: prior, config: tw.account(configTop, emailRenamedConfig)},
+		{name: "event names in another case only", prior: prior, proposed: tw.account(top, recased),
+			config: tw.account(configTop, recasedConfig), wantPrior: true},
+		{name: "an entry added with a misspelt event name", prior: prior, proposed: tw.account(top, misspelt),
+			config: tw.account(configTop, misspeltConfig), wantError: "Unknown event name"},
 	}
 	ctx := context.Background()
 	for _, tc := range cases {
@@ -411,11 +427,14 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 					return ok
 				}, frameworkServer.PlanResourceChange)
 			tw.sameDiagnostics("PlanResourceChange", framework.Diagnostics, fast.Diagnostics)
-			if len(fast.Diagnostics) != tc.wantWarnings {
+			if got := diagnosticSet(fast.Diagnostics); tc.wantError != "" && (len(got) != 1 || !strings.HasPrefix(got[0], "ERROR|"+tc.wantError+"|")) {
+				t.Fatalf("diagnostics %q, want one error %q", got, tc.wantError)
+			}
+			if tc.wantError == "" && len(fast.Diagnostics) != tc.wantWarnings {
 				t.Fatalf("diagnostics %q, want %d warnings", diagnosticSet(fast.Diagnostics), tc.wantWarnings)
 			}
 			for _, d := range fast.Diagnostics {
-				if d.Severity != tfprotov6.DiagnosticSeverityWarning || d.Summary != "EMAIL destinations are not delivered yet" {
+				if tc.wantError == "" && (d.Severity != tfprotov6.DiagnosticSeverityWarning || d.Summary != "EMAIL destinations are not delivered yet") {
 					t.Fatalf("diagnostic %q, want the EMAIL warning", diagnosticSet([]*tfprotov6.Diagnostic{d}))
 				}
 			}
@@ -428,6 +447,9 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			}
 			if tc.wantFast {
 				tw.sameValue("a plan that changes nothing", req.PriorState, fast.PlannedState)
+			}
+			if tc.wantPrior {
+				tw.sameValue("the framework's plan that changes nothing", req.PriorState, framework.PlannedState)
 			}
 		})
 	}

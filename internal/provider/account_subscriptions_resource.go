@@ -355,6 +355,7 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	}
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 	resp.Diagnostics.Append(accountSettingWarnings(ctx, req)...)
+	resp.Diagnostics.Append(checkAccountEventNames(ctx, r.data, req)...)
 	if req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(r.takeoverWarnings(ctx, resp.Plan)...)
 	}
@@ -435,6 +436,7 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 		out[key] = planned[key].unknownComputed()
 	}
 
+	keepHeldSpellings(out, held)
 	m, diags := entriesMap(out, opaque)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {

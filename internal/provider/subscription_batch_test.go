@@ -143,6 +143,8 @@ func rejectingService(t *testing.T, m *testMock) *testMock {
 // creates no duplicate.
 func TestAccBatch_oneRejectedAmong20(t *testing.T) {
 	m := rejectingService(t, newTestMock(t))
+	// The catalogue lists both odd events, so that the plan's check lets them through.
+	m.SetEvents([]mockserver.CatalogueEntry{{Name: "ATOM.STATUS"}, {Name: "REJECTED.EVENT"}, {Name: "ATOM.STATUS.ODD"}})
 	gate := &batchGate{size: 10}
 	config := func(rejected string) string {
 		return m.providerBlock() + manyConfig(19) + fmt.Sprintf(`

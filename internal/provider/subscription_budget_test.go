@@ -39,33 +39,37 @@ import (
 //   - update k of N: exactly k updates, and the refresh budget;
 //   - destroy N: exactly N deletes, and no listing beyond the one refresh of the destroy plan;
 //   - drift (one subscription deleted, one changed outside Terraform): both still detected,
-//     the deleted one at the cost of one single read (its 404).
+//     the deleted one at the cost of one single read (its 404);
+//   - the events catalogue: exactly one read per command whose plan writes an event name (a
+//     create, or a changed name), whatever the number of subscriptions, and none otherwise.
 
 // budgetCounts is a snapshot of the mock's counters.
 type budgetCounts struct {
 	creates, updates, deletes, lists, reads, jwt, total int
+	catalogues                                          int
 }
 
 func (m *testMock) budgetCounts() budgetCounts {
 	return budgetCounts{
-		creates: m.Count(http.MethodPost, mockserver.RouteSubscriptions),
-		updates: m.Count(http.MethodPut, mockserver.RouteSubscription),
-		deletes: m.Count(http.MethodDelete, mockserver.RouteSubscription),
-		lists:   m.Count(http.MethodGet, mockserver.RouteSubscriptions),
-		reads:   m.Count(http.MethodGet, mockserver.RouteSubscription),
-		jwt:     m.JWTFetches(),
-		total:   m.Count("", ""),
+		creates:    m.Count(http.MethodPost, mockserver.RouteSubscriptions),
+		updates:    m.Count(http.MethodPut, mockserver.RouteSubscription),
+		deletes:    m.Count(http.MethodDelete, mockserver.RouteSubscription),
+		lists:      m.Count(http.MethodGet, mockserver.RouteSubscriptions),
+		reads:      m.Count(http.MethodGet, mockserver.RouteSubscription),
+		jwt:        m.JWTFetches(),
+		total:      m.Count("", ""),
+		catalogues: m.Count(http.MethodGet, mockserver.RouteEvents),
 	}
 }
 
 func (c budgetCounts) minus(o budgetCounts) budgetCounts {
 	return budgetCounts{c.creates - o.creates, c.updates - o.updates, c.deletes - o.deletes,
-		c.lists - o.lists, c.reads - o.reads, c.jwt - o.jwt, c.total - o.total}
+		c.lists - o.lists, c.reads - o.reads, c.jwt - o.jwt, c.total - o.total, c.catalogues - o.catalogues}
 }
 
 func (c budgetCounts) String() string {
-	return fmt.Sprintf("%d creates, %d updates, %d deletes, %d list pages, %d single reads, %d JWT fetches, %d requests in all",
-		c.creates, c.updates, c.deletes, c.lists, c.reads, c.jwt, c.total)
+	return fmt.Sprintf("%d creates, %d updates, %d deletes, %d list pages, %d single reads, %d catalogue reads, %d JWT fetches, %d requests in all",
+		c.creates, c.updates, c.deletes, c.lists, c.reads, c.catalogues, c.jwt, c.total)
 }
 
 // budget is the allowance of an interval of terraform commands.
@@ -78,17 +82,20 @@ type budget struct {
 	deletes        int
 	reads          int // exact number of single reads
 	emptyRefreshes int // refresh-bearing commands with nothing to read (no list allowed)
+	catalogues     int // exact number of events catalogue reads: commands whose plan writes a name
 }
 
 // check compares the interval's counts with the budget.
 func (b budget) check(step string, d budgetCounts) error {
 	writes := d.creates + d.updates + d.deletes
-	maxOther := b.refreshes*(b.pages+2) + b.others + b.emptyRefreshes + b.reads
+	maxOther := b.refreshes*(b.pages+2) + b.others + b.emptyRefreshes + b.reads + b.catalogues
 	switch {
 	case d.creates != b.creates || d.updates != b.updates || d.deletes != b.deletes:
 		return fmt.Errorf("%s: %s; want exactly %d creates, %d updates and %d deletes", step, d, b.creates, b.updates, b.deletes)
 	case d.reads != b.reads:
 		return fmt.Errorf("%s: %s; want exactly %d single reads", step, d, b.reads)
+	case d.catalogues != b.catalogues:
+		return fmt.Errorf("%s: %s; want exactly %d catalogue reads", step, d, b.catalogues)
 	case d.lists > b.refreshes*b.pages:
 		return fmt.Errorf("%s: %s; want at most %d list pages (%d refreshes of %d pages)", step, d, b.refreshes*b.pages, b.refreshes, b.pages)
 	case d.jwt > b.refreshes+b.others+b.emptyRefreshes:
@@ -183,7 +190,7 @@ func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 						// Create N: N creates; the plan of an empty state reads nothing.
 						Config: budgetConfig(m, n, 0),
 						Check: resource.ComposeTestCheckFunc(
-							check("create: plan + apply", budget{others: 2, creates: n}),
+							check("create: plan + apply", budget{others: 2, creates: n, catalogues: 2}),
 							m.checkMockHolds(testAccount, n),
 						),
 					},
@@ -226,7 +233,7 @@ func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 						Check: resource.ComposeTestCheckFunc(
 							// The deleted subscription is missing from the listing: one
 							// single read, whose 404 removes it from state.
-							check("drift: plan + apply", budget{refreshes: 1, others: 1, reads: 1, creates: 1, updates: 1}),
+							check("drift: plan + apply", budget{refreshes: 1, others: 1, reads: 1, creates: 1, updates: 1, catalogues: 2}),
 							m.checkMockHolds(testAccount, n),
 							func(*terraform.State) error {
 								if s := m.subscriptionByTopic(t, fmt.Sprintf("topic-%d", changed)); s.LogLevel != "ERROR" {

@@ -50,15 +50,19 @@ func (r *SubscriptionResource) Configure(_ context.Context, req resource.Configu
 }
 
 // ModifyPlan fills account_id from the provider when the configuration leaves
-// it out, so that a change of the provider's account plans a replacement, and
+// it out, so that a change of the provider's account plans a replacement,
 // warns when the configuration sets destination_type to EMAIL
-// (subscriptionSettingWarnings).
+// (subscriptionSettingWarnings), checks a new event name against the events
+// catalogue, and plans no change where the event name's case is all that
+// differs.
 func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(subscriptionSettingWarnings(ctx, req)...)
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
+	resp.Diagnostics.Append(checkSubscriptionEventName(ctx, r.data, req)...)
+	planStateWhenUnchanged(req, resp)
 }
 
 // Create creates the subscription through createSubscriptions, in one request

@@ -356,9 +356,11 @@ func testInvalidSubscriptionArg(t *testing.T, arg string, expect ...string) {
 }
 
 // TestAccSubscriptionResource_serviceRejects shows the service's 400 messages
-// verbatim in the diagnostic, and that nothing reaches state.
+// verbatim in the diagnostic, and that nothing reaches state. (The catalogue
+// lists the event, so the plan's check lets it through.)
 func TestAccSubscriptionResource_serviceRejects(t *testing.T) {
 	m := newTestMock(t)
+	m.SetEvents([]mockserver.CatalogueEntry{{Name: "NOPE.NEVER"}})
 	m.InjectFault(mockserver.Fault{
 		Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusBadRequest,
 		Body: `{"error":"Bad Request","messages":["Must provide a valid eventName","Event NOPE.NEVER is not offered to this account"],"path":"/rest/v1/accounts/acc-test/subscriptions"}`,
