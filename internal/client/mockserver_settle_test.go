@@ -129,7 +129,7 @@ func TestMockCreateLandsLater(t *testing.T) {
 	tests := []struct {
 		name      string
 		fault     mockserver.Fault
-		later     int // the work lands before this settling read (6: before the second create)
+		later     int // the work lands before this read of the account (6: the test's own, after the second create)
 		wantPosts int
 		wantHeld  int
 	}{
@@ -156,6 +156,10 @@ func TestMockCreateLandsLater(t *testing.T) {
 			e.wantCount(http.MethodGet, mockserver.RouteSubscriptions, min(tt.later, 5))
 			if w, want := e.waits.all(), allWaits[:min(tt.later, 5)-1]; !slices.Equal(w, want) {
 				t.Errorf("waited %v, want %v", w, want)
+			}
+			// One more look at the account lands what is still pending.
+			if _, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{}); err != nil {
+				t.Fatalf("ListSubscriptions: %v", err)
 			}
 			if n := len(e.mock.Subscriptions(itAccount)); n != tt.wantHeld {
 				t.Errorf("mock holds %d subscriptions, want %d", n, tt.wantHeld)

@@ -49,9 +49,10 @@ type Fault struct {
 	DropStatuses int
 	// Later, with a fault that answers before the work (AfterWork false), makes the work
 	// land later: the request is answered by the fault at once, and carried out (as it
-	// came, credentials included) just before the server handles the Later-th request
-	// that comes after it on the same route, whatever its method; with no such request it
-	// is never carried out. See faults_later.go.
+	// came, credentials included) just before the server handles the Later-th read (GET)
+	// of the same route that comes after it, such as a client's Later-th look at the
+	// account's subscriptions; with no such read it is never carried out. See
+	// faults_later.go.
 	Later int
 	// Omit, with AfterWork, keeps the real answer of a request that succeeded, but removes
 	// the first Omit subscriptions from the list of its SubscriptionWrapper: a create

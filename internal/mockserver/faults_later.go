@@ -15,12 +15,12 @@ import (
 // laterWork is a request kept by a Later fault, to be carried out later.
 type laterWork struct {
 	route     string
-	remaining int // requests on route still to come before it lands
+	remaining int // reads of route still to come before it lands
 	run       func()
 }
 
 // keepForLater keeps r, whose answer a Later fault gives now, so that it is carried out
-// just before the server handles the n-th request that follows it on the same route.
+// just before the server handles the n-th read (GET) of the same route that follows it.
 func (s *Server) keepForLater(r *http.Request, m routeMatch, found bool, n int) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes))
 	if err != nil {
@@ -35,9 +35,12 @@ func (s *Server) keepForLater(r *http.Request, m routeMatch, found bool, n int) 
 	}})
 }
 
-// landLater counts a request on route against the kept work and carries out the work whose
-// turn has come, before the request itself is handled.
-func (s *Server) landLater(route string) {
+// landLater counts a request with method on route against the kept work and carries out
+// the work whose turn has come, before the request itself is handled.
+func (s *Server) landLater(method, route string) {
+	if method != http.MethodGet {
+		return
+	}
 	s.mu.Lock()
 	var due []*laterWork
 	kept := s.later[:0]

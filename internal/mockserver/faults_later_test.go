@@ -8,8 +8,8 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// A Later fault answers at once and carries the work out just before the Later-th request
-// that follows on the same route; requests on other routes do not count.
+// A Later fault answers at once and carries the work out just before the Later-th read of the
+// same route that follows; reads of other routes and writes do not count.
 func TestFaultLater(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -30,6 +30,7 @@ func TestFaultLater(t *testing.T) {
 				t.Fatalf("the client received %d, want %d", got, tt.want)
 			}
 			e.do(http.MethodGet, "/rest/v1/events", token, nil).wantStatus(t, http.StatusOK) // another route
+			e.do(http.MethodPost, subsPath(testAccount), token, map[string]any{"subscriptions": []any{}}).wantStatus(t, http.StatusNoContent)
 			for i := 1; i <= 3; i++ {
 				r := e.do(http.MethodGet, subsPath(testAccount), token, nil)
 				stored := len(e.srv.Subscriptions(testAccount))

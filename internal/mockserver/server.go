@@ -181,7 +181,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.serveFault(rec, r, f)
 	}
-	s.landLater(m.route)
+	s.landLater(r.Method, m.route)
 	if f, ok := s.takeFault(r.Method, m.route, false); ok {
 		if !f.tampers() {
 			if f.Later > 0 {
