@@ -278,6 +278,9 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 // account for every input.
 func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (time.Time, error) {
 	probe := &clockProbe{}
+	gate := c.createGate.of(accountID)
+	gate.RLock()
+	defer gate.RUnlock()
 	before := c.now()
 	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
 	sentAt := probe.lastSent(before)
@@ -302,6 +305,10 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 // entries of contents that are not ambiguous are filled all the same. probe gathers the
 // service's clock from the answers of this and earlier reads of the same settlement.
 func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, probe *clockProbe, cause error) error {
+	// No create of this Client is in flight while the account is read (create_gate.go).
+	gate := c.createGate.of(accountID)
+	gate.Lock()
+	defer gate.Unlock()
 	c.listings.invalidate(accountID)
 	list, err := c.ListSubscriptions(withClockProbe(ctx, probe), accountID, ListOptions{PageSize: c.cfg.ListPageSize})
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -165,6 +167,62 @@ func TestMockCreateLandsLater(t *testing.T) {
 				t.Errorf("mock holds %d subscriptions, want %d", n, tt.wantHeld)
 			}
 		})
+	}
+}
+
+// A create of this client whose answer is still on its way when another create of the same
+// content loses its answer: the lost one's read of the account waits for that answer, so
+// that it never takes the other's subscription for its own (two resources, one ID).
+func TestMockCreateLostNeverTakesAConcurrentCreate(t *testing.T) {
+	t.Parallel()
+	mock := mockserver.New(mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword}}})
+	arrived := make(chan struct{})
+	var posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && posts.Add(1) == 1 {
+			// The first create is carried out now, and its answer held back for half a
+			// second, during which the second create loses its answer and settles. The
+			// hold only makes the interleaving likely: the outcome does not depend on it.
+			rec := httptest.NewRecorder()
+			mock.ServeHTTP(rec, r)
+			close(arrived)
+			time.Sleep(500 * time.Millisecond)
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+			return
+		}
+		mock.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	e := &mockEnv{t: t, mock: mock, srv: srv}
+	c := e.client()
+	in := validInput("C1")
+	if _, err := c.Token(ctx(t), itAccount); err != nil {
+		t.Fatalf("Token: %v", err)
+	}
+	first := make(chan []client.Subscription, 1)
+	go func() {
+		got, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
+		if err != nil {
+			t.Errorf("first create: %v", err)
+		}
+		first <- got
+	}()
+	<-arrived
+	mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusBadGateway, Count: 1})
+	second, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
+	if err != nil {
+		t.Fatalf("second create: %v", err)
+	}
+	got := <-first
+	if len(got) != 1 || got[0].ID == "" || got[0].ID == second[0].ID {
+		t.Fatalf("the creates returned %+v and %s: one subscription for two", got, second[0].ID)
+	}
+	if n := len(mock.Subscriptions(itAccount)); n != 2 {
+		t.Errorf("mock holds %d subscriptions, want 2", n)
 	}
 }
 
