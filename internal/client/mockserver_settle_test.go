@@ -1,12 +1,16 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -223,6 +227,52 @@ func TestMockCreateLostNeverTakesAConcurrentCreate(t *testing.T) {
 	}
 	if n := len(mock.Subscriptions(itAccount)); n != 2 {
 		t.Errorf("mock holds %d subscriptions, want 2", n)
+	}
+}
+
+// A client-side timeout (request_timeout) while the service is still working: the service
+// finishes only after the client gave up and read the account once, and the client, reading
+// again in its grace period, finds the subscription instead of creating it again.
+func TestMockCreateTimeoutLandsAfterwards(t *testing.T) {
+	t.Parallel()
+	mock := mockserver.New(mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword}}})
+	var posts, reads atomic.Int32
+	secondRead, landed := make(chan struct{}), make(chan struct{})
+	var readTwice sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost && posts.Add(1) == 1:
+			// The backend takes longer than the client waits: it does the work after the
+			// client has given up (and read the account once), and its answer goes nowhere.
+			body, _ := io.ReadAll(r.Body)
+			<-r.Context().Done()
+			<-secondRead
+			late := r.Clone(context.Background())
+			late.Body = io.NopCloser(bytes.NewReader(body))
+			mock.ServeHTTP(httptest.NewRecorder(), late)
+			close(landed)
+			return
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/subscriptions") && reads.Add(1) == 2:
+			readTwice.Do(func() { close(secondRead) })
+			<-landed
+		}
+		mock.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { readTwice.Do(func() { close(secondRead) }) }) // a failed test does not hang
+	e := &mockEnv{t: t, mock: mock, srv: srv}
+	c := e.client(func(cfg *client.Config) { cfg.RequestTimeout = 100 * time.Millisecond })
+	in := validInput("C1")
+	got, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
+	if err != nil {
+		t.Fatalf("CreateSubscriptions: %v", err)
+	}
+	wantCreatedFor(t, []client.SubscriptionInput{in}, got)
+	if n, r := posts.Load(), reads.Load(); n != 1 || r != 2 {
+		t.Errorf("%d create requests and %d reads, want 1 and 2", n, r)
+	}
+	if subs := mock.Subscriptions(itAccount); len(subs) != 1 || subs[0].SubscriptionID != got[0].ID {
+		t.Errorf("mock holds %+v, want only %s", subs, got[0].ID)
 	}
 }
 
