@@ -196,10 +196,10 @@ func TestAccOwnership_createAnswerListsFewer(t *testing.T) {
 	})
 }
 
-// TestAccOwnership_createLandsLater loses the answer of the first create (a gateway's 504, or
-// a connection that ends as a client-side timeout does) while the service is still working
-// on it: the work lands only after the provider's second read of the account (before its
-// third).
+// TestAccOwnership_createLandsLater loses the answer of the first create, or of every create
+// (a gateway's 504, or a connection that ends as a client-side timeout does), while the
+// service is still working on it: each one's work lands only at the third read of the account
+// that follows it.
 // The provider keeps reading for its grace period instead of creating again: the service
 // holds exactly the subscriptions in state, no create is repeated, and the next plan is
 // empty.
@@ -209,14 +209,15 @@ func TestAccOwnership_createLandsLater(t *testing.T) {
 		n     int
 		fault mockserver.Fault
 	}{
-		{"504, 3 subscriptions", 3, mockserver.Fault{Status: http.StatusGatewayTimeout}},
-		{"timeout, 5 subscriptions", 5, mockserver.Fault{Drop: true}},
+		{"504, 3 subscriptions", 3, mockserver.Fault{Status: http.StatusGatewayTimeout, Count: 1}},
+		{"timeout, 5 subscriptions", 5, mockserver.Fault{Drop: true, Count: 1}},
+		{"every create times out, 5 subscriptions", 5, mockserver.Fault{Drop: true, Count: 5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newTestMock(t)
 			f := tc.fault
-			f.Method, f.Route, f.Count, f.Later = http.MethodPost, mockserver.RouteSubscriptions, 1, 3
+			f.Method, f.Route, f.Later = http.MethodPost, mockserver.RouteSubscriptions, 3
 			m.InjectFault(f)
 			config := m.providerBlock("max_batch_size = 1") + manyConfig(tc.n)
 			resource.ParallelTest(t, resource.TestCase{
@@ -228,8 +229,9 @@ func TestAccOwnership_createLandsLater(t *testing.T) {
 						Check: resource.ComposeTestCheckFunc(
 							m.checkStateMatchesMock(tc.n),
 							func(*terraform.State) error {
-								if m.PendingLater() != 0 {
-									return fmt.Errorf("the lost create has not landed: the fault did not fire as meant")
+								if lost := m.lostAnswers(http.MethodPost); lost != tc.fault.Count || m.PendingLater() != 0 {
+									return fmt.Errorf("%d create answers lost, %d creates not landed; want %d and 0: the fault did not fire as meant",
+										lost, m.PendingLater(), tc.fault.Count)
 								}
 								if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != tc.n {
 									return fmt.Errorf("%d create requests for %d subscriptions: a create was repeated", c, tc.n)
