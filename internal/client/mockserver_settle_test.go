@@ -276,6 +276,47 @@ func TestMockCreateTimeoutLandsAfterwards(t *testing.T) {
 	}
 }
 
+// noDate is a ResponseWriter that sends no Date header.
+type noDate struct{ http.ResponseWriter }
+
+// WriteHeader drops the Date header (net/http adds none when its value is nil).
+func (w noDate) WriteHeader(code int) {
+	w.Header()["Date"] = nil
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write sends the header first, without a Date.
+func (w noDate) Write(b []byte) (int, error) {
+	w.Header()["Date"] = nil
+	return w.ResponseWriter.Write(b)
+}
+
+// A service whose answers carry no Date header tells nothing of its clock: a subscription that
+// looks like the lost create's cannot be confirmed to be younger than the request, so it is
+// named as a candidate, never adopted, and nothing is created again.
+func TestMockCreateLostWithoutServiceClock(t *testing.T) {
+	t.Parallel()
+	mock := mockserver.New(mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword}}})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mock.ServeHTTP(noDate{w}, r)
+	}))
+	t.Cleanup(srv.Close)
+	e := &mockEnv{t: t, mock: mock, srv: srv}
+	c := e.client()
+	mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+		Status: http.StatusGatewayTimeout, Count: 1, AfterWork: true})
+	_, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{validInput("C1")})
+	var unknown *client.UnknownOutcomeError
+	if !errors.As(err, &unknown) {
+		t.Fatalf("error %v, want an *UnknownOutcomeError", err)
+	}
+	subs := mock.Subscriptions(itAccount)
+	if len(subs) != 1 || !slices.Equal(unknown.Candidates, []string{subs[0].SubscriptionID}) {
+		t.Errorf("candidates %v, mock holds %+v; want the one subscription named", unknown.Candidates, subs)
+	}
+	e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, 1)
+}
+
 // A caller cancelled during the grace period ends it: nothing more is created, and the
 // create fails as unknown.
 func TestMockCreateLostCancelledDuringGrace(t *testing.T) {
