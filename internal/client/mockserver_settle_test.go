@@ -76,10 +76,11 @@ func TestMockCreateLostCandidatesOnlyRecent(t *testing.T) {
 	c := e.client()
 	in := validInput("C1")
 	old := e.putLike(in, itUser, time.Now().Add(-time.Minute))
-	// Two created "now" by the same user elsewhere: within the clock's margin of the send.
+	// Two dated after the request was sent (by the same user, elsewhere, while its answer
+	// was on its way): either may be the request's.
 	var want []string
 	for range 2 {
-		want = append(want, e.putLike(in, itUser, time.Now()).SubscriptionID)
+		want = append(want, e.putLike(in, itUser, time.Now().Add(time.Minute)).SubscriptionID)
 	}
 	slices.Sort(want)
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusBadGateway, Count: 1})
