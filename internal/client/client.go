@@ -32,6 +32,7 @@ type Client struct {
 	listings   listingCache  // per-account listings behind ReadSubscription
 	claims     claimSet      // subscription IDs handed to callers, never adopted for another
 	listLimits listingLimits // bounds of every listing (listing_bounds.go)
+	createGate createGate    // orders creates with the reads that settle lost answers
 	creates    *batchQueue[SubscriptionInput, *Subscription]
 	deletes    *batchQueue[string, deleted]
 	now        func() time.Time

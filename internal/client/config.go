@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -115,6 +116,11 @@ type Config struct {
 	// account (default 1 minute); a negative value disables the listing cache, so that
 	// ReadSubscription is GetSubscription. See subscription_cache.go.
 	ListCacheTTL time.Duration
+	// SettleWait, when set, replaces the waits between the reads that look for what a create
+	// whose answer was lost has made (see create_settle.go): it is called with each wait's
+	// length and returns early with the context's error. It lets tests run the grace period
+	// without waiting for it.
+	SettleWait func(ctx context.Context, d time.Duration) error
 }
 
 // String describes the configuration with every secret redacted.

@@ -11,19 +11,27 @@ package client
 //
 //   - the same content (event name without regard to case, destination type, log level with
 //     the service's alternative spellings, environment id and name, topic, enabled);
-//   - created no earlier than reconcileSkew before the request was sent (the service's clock
-//     may differ from this machine's);
+//   - not existing before the request was sent: dated by the service no earlier than its own
+//     clock showed when the request was sent (from the Date headers of its answers, less
+//     serviceClockSkew; see service_clock.go). This machine's clock is never the judge;
 //   - not already returned by this Client to another caller (created, adopted or read);
 //   - created by the caller: createdBy equal to the JWT's subject or the configured user name.
 //
-// Exact matches are adopted as the result of the create, and only what is still missing is
-// created, once. The evidence is ambiguous, and the create fails with an *UnknownOutcomeError
-// that lists the candidates, when a content has more candidates than were sent, when a
-// candidate's creation time or creator cannot be confirmed, or when the account cannot be read.
+// Exact matches are adopted as the result of the create. While something is still missing,
+// the account is read again for a grace period, since the service may still be carrying the
+// request out (create_settle.go); only then is the rest created, once. An answer that lists
+// fewer subscriptions than were sent hands those it lists to the inputs of their content,
+// and only the rest is settled this way. The evidence is ambiguous, and the create fails
+// with an *UnknownOutcomeError that lists the candidates (only subscriptions that may be this
+// request's), when a content has more candidates than were sent, when a candidate's creation
+// time or creator cannot be confirmed (no Date header from the service included), or when the
+// account cannot be read.
 //
-// Limits: the read must see the create once its answer has come back (read-after-write
-// consistency); a subscription created by the same user with the same content within
-// reconcileSkew of the request, through another tool, is indistinguishable from the lost one.
+// Limits: the read must see the create once it has been carried out (read-after-write
+// consistency); a subscription created by the same user with the same content less than
+// about two seconds before the request was sent (the Date header's rounding, the answer's
+// transit time and serviceClockSkew), through another tool or another provider instance,
+// is indistinguishable from the lost one.
 
 import (
 	"context"
@@ -40,10 +48,11 @@ import (
 )
 
 const (
-	// reconcileSkew is how much earlier than the request was sent, by this machine's clock,
-	// the service may date a subscription that the request created.
+	// reconcileSkew is how far this machine's clock may be off the service's: when no answer
+	// of the service tells its time, subscriptions dated from reconcileSkew before the
+	// request was sent, by this machine's clock, are candidates that cannot be confirmed.
 	reconcileSkew = 2 * time.Minute
-	// reconcileTimeout bounds the read that settles a lost answer. It runs even when the
+	// reconcileTimeout bounds each read that settles a lost answer. It runs even when the
 	// caller has been cancelled: the create it settles may have taken effect.
 	reconcileTimeout = 2 * time.Minute
 )
@@ -215,36 +224,29 @@ func matchCreated(in []SubscriptionInput, created []Subscription) ([]Subscriptio
 }
 
 // createSubscriptions runs createSubscriptions and settles a lost answer by reading the
-// account (see the top of this file). On success the result holds one subscription per input,
-// in the order of in. On failure it holds the subscriptions that are known to exist for some
-// of the inputs (adopted or created), which the caller must keep track of, and nil entries for
-// the others.
+// account (see the top of this file and create_settle.go). On success the result holds one
+// subscription per input, in the order of in. On failure it holds the subscriptions that are
+// known to exist for some of the inputs (adopted or created), which the caller must keep track
+// of, and nil entries for the others.
 func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, error) {
-	sentAt := c.now()
-	created, err := c.writeSubscriptions(ctx, opCreateSubscriptions, http.MethodPost, accountID, in)
-	if err == nil {
-		if subs, ok := matchCreated(in, created); ok {
-			c.claims.claim(subs...)
-			return pointers(subs), nil
-		}
-		c.claims.claim(created...)
-		err = decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
-	}
-	if len(in) == 0 || !outcomeUnknown(err) {
+	result := make([]*Subscription, len(in))
+	sentAt, err := c.sendCreate(ctx, accountID, in, result)
+	if err == nil || len(in) == 0 || !outcomeUnknown(err) {
 		// A create of nothing created nothing, whatever became of its answer.
-		return make([]*Subscription, len(in)), err
+		return result, err
 	}
 	tflog.Warn(ctx, "The answer of a create was lost; reading the account to find what it created",
-		map[string]any{"account_id": accountID, "subscriptions": len(in), "error": err.Error()})
-	// The read runs to its end even if the caller is cancelled: the create may have acted.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
-	defer cancel()
-	result := make([]*Subscription, len(in))
-	uerr := c.adopt(rctx, accountID, in, result, sentAt, err)
+		map[string]any{"account_id": accountID, "subscriptions": len(in), "found": len(in) - countNil(result), "error": err.Error()})
+	// The reads run to their end even if the caller is cancelled: the create may have acted.
+	uerr := c.settle(ctx, accountID, in, result, sentAt, err)
 	if uerr != nil || !slices.Contains(result, nil) {
 		return result, uerr
 	}
-	// Create what is still missing, once.
+	if ctx.Err() != nil {
+		// The caller is gone: create nothing more, and say what may exist.
+		return result, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(result)}
+	}
+	// The grace period is over and the rest was not created: create it, once.
 	var missing []SubscriptionInput
 	var slots []int
 	for i, s := range result {
@@ -254,46 +256,73 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	}
 	tflog.Info(ctx, "Creating the subscriptions that the lost create did not create",
 		map[string]any{"account_id": accountID, "missing": len(missing), "found": len(in) - len(missing)})
-	sentAt = c.now()
-	created, err = c.writeSubscriptions(rctx, opCreateSubscriptions, http.MethodPost, accountID, missing)
-	if err == nil {
-		if subs, ok := matchCreated(missing, created); ok {
-			c.claims.claim(subs...)
-			for k, s := range subs {
-				result[slots[k]] = &s
-			}
-			return result, nil
-		}
-		c.claims.claim(created...)
-		err = decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(missing)))
-	}
-	if !outcomeUnknown(err) {
-		return result, err
-	}
-	// The second answer was lost too: find what it created, but create nothing more.
 	sub := make([]*Subscription, len(missing))
-	uerr = c.adopt(rctx, accountID, missing, sub, sentAt, err)
+	sentAt, err = c.sendCreate(ctx, accountID, missing, sub)
+	if err != nil && outcomeUnknown(err) {
+		// The second answer was lost too: find what it created, but create nothing more.
+		uerr = c.settle(ctx, accountID, missing, sub, sentAt, err)
+		if uerr == nil && slices.Contains(sub, nil) {
+			uerr = &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(sub)}
+		}
+		err = uerr
+	}
 	for k, s := range sub {
 		result[slots[k]] = s
 	}
-	if uerr == nil && slices.Contains(sub, nil) {
-		uerr = &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(sub)}
+	return result, err
+}
+
+// sendCreate sends one createSubscriptions request for in and fills the entries of result
+// that its answer accounts for, matched by content. It returns when the request was last
+// sent, and an error that outcomeUnknown reports for an answer that was lost or that does not
+// account for every input.
+func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (time.Time, error) {
+	probe := &clockProbe{}
+	gate := c.createGate.of(accountID)
+	gate.RLock()
+	defer gate.RUnlock()
+	before := c.now()
+	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
+	sentAt := probe.lastSent(before)
+	if err != nil {
+		return sentAt, err
 	}
-	return result, uerr
+	if subs, ok := matchCreated(in, created); ok {
+		c.claims.claim(subs...)
+		copy(result, pointers(subs))
+		return sentAt, nil
+	}
+	// The answer lists fewer (or other) subscriptions than were sent: those it lists go to
+	// the inputs of their content, and the rest is settled like a lost answer.
+	handOut(in, created, result)
+	c.claims.claim(derefs(result)...)
+	return sentAt, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
 }
 
 // adopt reads the account and fills the nil entries of result with the subscriptions that a
-// create of in, sent at sentAt and failed with cause, has made. It returns an
-// *UnknownOutcomeError when the account cannot be read or the evidence is ambiguous; entries
-// of contents that are not ambiguous are filled all the same.
-func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, cause error) error {
+// create of in, last sent at local instant sentAt and failed with cause, has made. It returns
+// an *UnknownOutcomeError when the account cannot be read or the evidence is ambiguous;
+// entries of contents that are not ambiguous are filled all the same. probe gathers the
+// service's clock from the answers of this and earlier reads of the same settlement.
+func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, probe *clockProbe, cause error) error {
+	// No create of this Client is in flight while the account is read (create_gate.go).
+	gate := c.createGate.of(accountID)
+	gate.Lock()
+	defer gate.Unlock()
 	c.listings.invalidate(accountID)
-	list, err := c.ListSubscriptions(ctx, accountID, ListOptions{PageSize: c.cfg.ListPageSize})
+	list, err := c.ListSubscriptions(withClockProbe(ctx, probe), accountID, ListOptions{PageSize: c.cfg.ListPageSize})
 	if err != nil {
-		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause, ReadErr: err, Missing: len(in)}
+		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause, ReadErr: err, Missing: countNil(result)}
 	}
 	callers := c.callerNames(ctx, accountID)
-	earliest := sentAt.Add(-reconcileSkew).UnixMilli()
+	// What existed before the request was sent is never its result: the service's clock
+	// says what that was (service_clock.go). Without a Date header from the service, this
+	// machine's clock can only narrow the candidates, never confirm one.
+	serviceSent, clockKnown := probe.serviceTimeAt(sentAt)
+	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+	if !clockKnown {
+		earliest = sentAt.Add(-reconcileSkew).UnixMilli()
+	}
 	type candidates struct {
 		subs    []Subscription
 		unsure  bool // a candidate's creator or creation time is not known to be the caller's
@@ -302,6 +331,9 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	}
 	byKey := make(map[string]*candidates)
 	for i, input := range in {
+		if result[i] != nil {
+			continue
+		}
 		k := input.key()
 		if byKey[k] == nil {
 			byKey[k] = &candidates{}
@@ -318,7 +350,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 			continue
 		}
 		cand.subs = append(cand.subs, s)
-		if s.CreatedDate == 0 || !createdBy(s, callers) {
+		if s.CreatedDate == 0 || !clockKnown || !createdBy(s, callers) {
 			cand.unsure = true
 		}
 	}

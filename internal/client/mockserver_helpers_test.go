@@ -17,6 +17,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,9 +37,32 @@ const (
 // mockEnv is one cross-test's environment: the real mock service (internal/mockserver) behind
 // its own HTTP server.
 type mockEnv struct {
-	t    *testing.T
-	mock *mockserver.Server
-	srv  *httptest.Server
+	t     *testing.T
+	mock  *mockserver.Server
+	srv   *httptest.Server
+	waits settleWaits
+}
+
+// settleWaits records the waits of the grace period of lost create answers and returns at
+// once, so that no test waits for them.
+type settleWaits struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+// wait is client.Config.SettleWait.
+func (w *settleWaits) wait(ctx context.Context, d time.Duration) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waits = append(w.waits, d)
+	return ctx.Err()
+}
+
+// all returns the waits recorded so far.
+func (w *settleWaits) all() []time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.waits)
 }
 
 // newEnv starts a fresh mock server. With no users in cfg, alice may log in with a password.
@@ -65,6 +89,7 @@ func (e *mockEnv) config() client.Config {
 		RetryWaitMin: time.Millisecond,
 		RetryWaitMax: 10 * time.Millisecond,
 		UserAgent:    "terraform-provider-eventnotify/test",
+		SettleWait:   e.waits.wait,
 	}
 }
 

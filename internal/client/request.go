@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -188,6 +189,9 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if !r.auth && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		probeFrom(ctx).answered(resp.Header, time.Now())
+	}
 	out := &httpResponse{status: resp.StatusCode, attempts: int(info.attempts.Load())}
 	out.throttle = resp.StatusCode == http.StatusTooManyRequests ||
 		(resp.StatusCode == http.StatusServiceUnavailable && strings.TrimSpace(resp.Header.Get("Retry-After")) != "")

@@ -99,6 +99,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = req.WithContext(attemptCtx)
 	}
 	start := time.Now()
+	probeFrom(ctx).sending(start)
 	resp, err := t.base.RoundTrip(req)
 	fields := map[string]any{
 		"operation":   operation,

@@ -62,7 +62,7 @@ func (s *Server) bulkSubscriptions(w http.ResponseWriter, r *http.Request, c cal
 		return
 	}
 
-	now := nowMillis()
+	now := s.nowMillis()
 	statuses := make([]operationStatus, 0, len(items))
 	s.mu.Lock()
 	a := s.accountLocked(c.accountID, false)

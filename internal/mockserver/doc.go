@@ -186,6 +186,15 @@
 //     copy of each under a new id at the end, so no count changes);
 //     DropStatuses drops the last items' statuses from a 207, after the
 //     work with AfterWork, else the items are neither done nor answered.
+//   - A Later fault answers before the work and keeps the request: it is
+//     carried out, as it came, just before the Later-th read (GET) of the
+//     same route that follows (a client's Later-th look at the account),
+//     and never without one; PendingLater counts what has not landed. An
+//     Omit fault (with AfterWork) keeps a success's status and removes the
+//     first Omit subscriptions from its answer's list.
+//   - The service's clock dates subscriptions and the Date header of every
+//     answer; SetClockOffset runs it ahead of (or behind) the real clock.
+//     JWTs are dated by the real clock.
 //   - The request log is in the order requests finished; Status is 0 when
 //     nothing was written (client gone during latency, Drop).
 //   - SetJWTTTL(0) restores 5m; a negative TTL issues expired tokens.

@@ -47,6 +47,17 @@ type Fault struct {
 	// request without a status in its 207: with AfterWork the items were acted on and only
 	// their statuses are lost; without, the service neither acts on them nor answers for them.
 	DropStatuses int
+	// Later, with a fault that answers before the work (AfterWork false), makes the work
+	// land later: the request is answered by the fault at once, and carried out (as it
+	// came, credentials included) just before the server handles the Later-th read (GET)
+	// of the same route that comes after it, such as a client's Later-th look at the
+	// account's subscriptions; with no such read it is never carried out. See
+	// faults_later.go.
+	Later int
+	// Omit, with AfterWork, keeps the real answer of a request that succeeded, but removes
+	// the first Omit subscriptions from the list of its SubscriptionWrapper: a create
+	// answer that lists fewer subscriptions than were created. Status and Body are unused.
+	Omit int
 }
 
 // faultState is an injected fault and its progress.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -63,6 +64,8 @@ type Server struct {
 
 	faults      []*faultState
 	nextFaultID int
+	later       []*laterWork // work of requests whose answer a Later fault gave early
+	clockOffset atomic.Int64 // nanoseconds the service's clock runs ahead of the real one
 
 	counts     map[countKey]int
 	requests   []RequestRecord
@@ -151,6 +154,7 @@ func cloneUser(u User) User {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	m, found := matchRoute(r.URL.EscapedPath())
+	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
 	rec := &statusRecorder{ResponseWriter: w}
 	recorded := false
 	defer func() {
@@ -177,8 +181,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.serveFault(rec, r, f)
 	}
+	s.landLater(r.Method, m.route)
 	if f, ok := s.takeFault(r.Method, m.route, false); ok {
 		if !f.tampers() {
+			if f.Later > 0 {
+				s.keepForLater(r, m, found, f.Later)
+			}
 			answerFault(f)
 			return
 		}
@@ -192,11 +200,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveOperation(held, r, m, found)
 	if held.status >= 200 && held.status < 300 {
 		if f, ok := s.takeFault(r.Method, m.route, true); ok {
-			if !f.tampers() {
+			switch {
+			case f.Omit > 0:
+				held.omit(f.Omit)
+			case f.tampers():
+				s.tamperAnswer(held, m, f)
+			default:
 				answerFault(f)
 				return
 			}
-			s.tamperAnswer(held, m, f)
 		}
 	}
 	held.sendTo(rec)

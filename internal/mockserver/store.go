@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 )
@@ -167,11 +166,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// nowMillis is the current time in Unix milliseconds.
-func nowMillis() int64 {
-	return time.Now().UnixMilli()
-}
-
 // canonicalID returns the canonical (lowercase, hyphenated) form of a
 // uuid in its 36-character form, and false for anything else.
 func canonicalID(id string) (string, bool) {
@@ -222,7 +216,7 @@ func (s *Server) PutSubscription(accountID string, sub Subscription) Subscriptio
 	if sub.AccountID == "" {
 		sub.AccountID = accountID
 	}
-	now := nowMillis()
+	now := s.nowMillis()
 	if sub.CreatedDate == 0 {
 		sub.CreatedDate = now
 	}

@@ -183,7 +183,7 @@ func (s *Server) replaceSubscriptions(w http.ResponseWriter, r *http.Request, c 
 	if !ok {
 		return
 	}
-	now := nowMillis()
+	now := s.nowMillis()
 	s.mu.Lock()
 	a := s.accountLocked(c.accountID, true)
 	had := a.size()
@@ -219,7 +219,7 @@ func (s *Server) createSubscriptions(w http.ResponseWriter, r *http.Request, c c
 		writeNoContent(w)
 		return
 	}
-	now := nowMillis()
+	now := s.nowMillis()
 	s.mu.Lock()
 	a := s.accountLocked(c.accountID, true)
 	out := make([]Subscription, len(ins))
@@ -316,7 +316,7 @@ func (s *Server) updateSubscription(w http.ResponseWriter, r *http.Request, c ca
 	sub := a.get(id)
 	var out Subscription
 	if sub != nil {
-		applyInput(sub, in, c.username, nowMillis())
+		applyInput(sub, in, c.username, s.nowMillis())
 		a.changed()
 		out = *sub
 	}

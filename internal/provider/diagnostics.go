@@ -174,8 +174,9 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 	var b strings.Builder
 	b.WriteString(lostAnswerSummary(e))
 	if len(e.Candidates) > 0 {
-		b.WriteString("\n\nThese subscriptions may be what the request created (more of the same content than were " +
-			"requested, or created by another user at about the same time):")
+		b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated by the service " +
+			"no earlier than about two seconds before the request was sent; more of them than were requested, or " +
+			"created by another user):")
 		for _, id := range e.Candidates {
 			fmt.Fprintf(&b, "\n  - %s", id)
 		}

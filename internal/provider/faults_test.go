@@ -205,7 +205,7 @@ func TestAccFault_createServerError(t *testing.T) {
 	const errorID = "5f0c7a2e-93d1-4b8e-a6f4-0d2c9e1b7a35"
 	config := m.providerBlock() + subscriptionConfig(minimalArgs...)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
+		ProtoV6ProviderFactories: settleFactories(nil), // two grace periods, without waiting for them
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{
 			{

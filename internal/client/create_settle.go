@@ -1,0 +1,113 @@
+package client
+
+// The grace period of a lost create answer.
+//
+// A gateway's 504, a reset connection or a client-side timeout usually means that the service
+// is still working on the request, and its subscriptions appear some seconds after the answer
+// was lost. So the account is read at once and, while something is still missing, again
+// after 1, 2, 4 and 8 seconds: reads at 0, 1, 3, 7 and 15 seconds after the loss, five in
+// all (lostCreateGrace). Only when the last read still misses something is the rest created,
+// once; while the first request may still land, nothing is created again. A caller
+// cancelled during the grace period (Ctrl-C) ends it: nothing more is created, and the
+// create fails with an *UnknownOutcomeError.
+//
+// Past the grace period: a request that the service carries out more than 15 seconds after
+// its answer was lost, and whose subscriptions the reads therefore did not see, has a copy
+// created next to it; that copy is in state, the late one is in no state.
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+const (
+	// lostCreateGrace is how long after a create's answer was lost the account is still
+	// read for what it created, before the rest is created again.
+	lostCreateGrace = 15 * time.Second
+	// settleFirstWait is the wait before the second read; each further wait doubles.
+	settleFirstWait = time.Second
+)
+
+// settleWaits returns the waits between the reads of a settlement: 1s, 2s, 4s, 8s.
+func settleWaits() []time.Duration {
+	var waits []time.Duration
+	total := time.Duration(0)
+	for d := settleFirstWait; total+d <= lostCreateGrace; d *= 2 {
+		waits = append(waits, d)
+		total += d
+	}
+	return waits
+}
+
+// settle finds what a create of in, last sent at local instant sentAt and failed with
+// cause, has made, and fills the nil entries of result with it (see adopt), reading the
+// account until nothing is missing or the grace period is over. It returns an
+// *UnknownOutcomeError when a read fails or the evidence is ambiguous. The reads run even
+// when the caller is cancelled (the create may have acted), each bounded by
+// reconcileTimeout; the waits between them end with the caller's cancellation.
+func (c *Client) settle(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, cause error) error {
+	probe := &clockProbe{}
+	waits := settleWaits()
+	for read := 0; ; read++ {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
+		err := c.adopt(rctx, accountID, in, result, sentAt, probe, cause)
+		cancel()
+		if err != nil || countNil(result) == 0 || read == len(waits) {
+			return err
+		}
+		tflog.Info(ctx, "The lost create's subscriptions are not all there yet; reading the account again",
+			map[string]any{"account_id": accountID, "missing": countNil(result), "wait": waits[read].String(), "read": read + 1})
+		if c.wait(ctx, waits[read]) != nil {
+			return nil // cancelled: the caller creates nothing more
+		}
+	}
+}
+
+// wait blocks for d, or until ctx is done; Config.SettleWait replaces it in tests.
+func (c *Client) wait(ctx context.Context, d time.Duration) error {
+	if c.cfg.SettleWait != nil {
+		return c.cfg.SettleWait(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// handOut fills the entries of result whose input has the content of one of created, each
+// subscription (with an ID) given once: an answer that lists fewer subscriptions than were
+// sent still says which contents it created. Subscriptions of no input's content are left
+// for the account's reading to judge.
+func handOut(in []SubscriptionInput, created []Subscription, result []*Subscription) {
+	used := make([]bool, len(created))
+	for i, input := range in {
+		if result[i] != nil {
+			continue
+		}
+		k := input.key()
+		for j, s := range created {
+			if !used[j] && s.ID != "" && s.key() == k {
+				s := s
+				result[i], used[j] = &s, true
+				break
+			}
+		}
+	}
+}
+
+// derefs returns copies of the non-nil entries of subs.
+func derefs(subs []*Subscription) []Subscription {
+	var out []Subscription
+	for _, s := range subs {
+		if s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
