@@ -110,7 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.apiToken, "api-token", "", "API token, accepted with the user name PLATFORM_TOKEN.<username>; never printed")
 	fs.DurationVar(&o.jwtTTL, "jwt-ttl", mockserver.DefaultJWTTTL, "lifetime of the JWTs it issues")
 	fs.DurationVar(&o.latency, "latency", 0, "delay added to every request")
-	fs.StringVar(&seedArg, "seed", "", "subscriptions stored in the account at start: a `count|file`: that many generated ones, or a JSON file of "+
+	fs.StringVar(&seedArg, "seed", "", "subscriptions stored in the account at start: a number (that many generated ones) or the `file` name of a JSON file of "+
 		`SubscriptionCreate objects ({"subscriptions": [...]} or an array; each may also carry a subscriptionId)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
