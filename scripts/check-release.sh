@@ -47,7 +47,10 @@ done <"$sums"
 for zip in "${zips[@]}"; do
   platform=${zip##*/${provider}_"${version}"_}
   platform=${platform%.zip}
-  mock_archives=("$dist"/eventnotify-mock_"${version}"_"${platform}".{tar.gz,zip})
+  mock_archives=()
+  for ext in tar.gz zip; do
+    [ ! -e "$dist/eventnotify-mock_${version}_${platform}.$ext" ] || mock_archives+=("$dist/eventnotify-mock_${version}_${platform}.$ext")
+  done
   [ ${#mock_archives[@]} -eq 1 ] || die "want one eventnotify-mock_${version}_${platform} archive, found ${#mock_archives[@]}"
   case "${mock_archives[0]}" in
     *.zip) entries=$(unzip -Z1 "${mock_archives[0]}") ;;
