@@ -84,9 +84,9 @@ func (a *subscriptionsAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Sets the subscriptions of an account that match every filter given (all of them when none is) to " +
-			state + ". Only the subscriptions whose `enabled` differs are written, through the bulk update (one request per " +
-			"`max_batch_size` subscriptions; one `PUT` each when the service refuses the bulk update). A subscription the " +
-			"service refuses is reported in an error that names it; the others are changed all the same. " +
+			state + ". Only the subscriptions whose `enabled` differs are written, up to `max_batch_size` of them in one " +
+			"request (one request each when the service does not accept several at once). A subscription the service " +
+			"refuses is reported in an error that names it; the others are changed all the same. " +
 			"Actions need Terraform 1.14 or later; OpenTofu has no actions.",
 		Attributes: attrs,
 	}
