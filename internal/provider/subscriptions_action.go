@@ -138,8 +138,9 @@ func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeReque
 		progress("No subscription of account %s matches the filters (%d listed): nothing to %s.", account, len(subs), a.verb())
 		return
 	}
-	progress("%d of the %d subscriptions of account %s match; %d to %s, %d already %s.",
-		len(matched), len(subs), account, len(updates), a.verb(), len(matched)-len(updates), past)
+	progress("%d of the %d %s of account %s %s; %d to %s, %d already %s.",
+		len(matched), len(subs), plural(len(subs), "subscription", "subscriptions"), account, plural(len(matched), "matches", "match"),
+		len(updates), a.verb(), len(matched)-len(updates), past)
 	if len(updates) == 0 {
 		return
 	}
@@ -152,9 +153,10 @@ func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeReque
 		}
 	}
 	if failed == 0 {
-		progress("%s %d subscriptions of account %s.", capitalize(past), len(updates), account)
+		progress("%s %d %s of account %s.", capitalize(past), len(updates), plural(len(updates), "subscription", "subscriptions"), account)
 	} else {
-		progress("%s %d of %d subscriptions of account %s; %d failed.", capitalize(past), len(updates)-failed, len(updates), account, failed)
+		progress("%s %d of %d %s of account %s; %d failed.", capitalize(past), len(updates)-failed, len(updates),
+			plural(len(updates), "subscription", "subscriptions"), account, failed)
 	}
 }
 

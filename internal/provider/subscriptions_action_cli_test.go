@@ -68,7 +68,7 @@ func TestAccSubscriptionsAction_cli(t *testing.T) {
 	}
 	before = snapshot(m)
 	out = w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color", "-var", "release=2024.07.1")
-	disabled := strings.Index(out, "Disabled 1 subscriptions of account "+testAccount)
+	disabled := strings.Index(out, "Disabled 1 subscription of account "+testAccount)
 	enabled := strings.Index(out, "Enabled 2 subscriptions of account "+testAccount)
 	if disabled < 0 || enabled < disabled {
 		t.Errorf("the deployment's update does not pause, then resume, the status subscriptions:\n%s", out)
