@@ -36,7 +36,7 @@ func TestCLIFeatureActions(t *testing.T) {
 // later; skipped, saying why, below it and under OpenTofu, which has no actions): the action
 // invoked with -invoke disables the matching subscriptions only; the deployment example pauses
 // and resumes the status subscriptions around an update; and a managed subscription that an
-// action paused plans back to enabled.
+// action paused plans back to enabled, unless its enabled is in ignore_changes.
 func TestAccSubscriptionsAction_cli(t *testing.T) {
 	m := newTestMock(t)
 	w := newCLIWorkspace(t, m)
@@ -102,5 +102,12 @@ action "eventnotify_disable_subscriptions" "deployments" {
 	out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	if code != 2 || !strings.Contains(out, "~ enabled") {
 		t.Errorf("plan after pausing a managed subscription: exit %d, want 2 with a change of enabled:\n%s", code, out)
+	}
+
+	// The pages' advice: ignore_changes = [enabled] leaves the flag to the actions.
+	w.write("main.tf", strings.Replace(w.read("main.tf"), "  enabled                      = true\n",
+		"  enabled                      = true\n\n  lifecycle {\n    ignore_changes = [enabled]\n  }\n", 1))
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Errorf("plan with ignore_changes = [enabled] after pausing: exit %d, want 0:\n%s", code, out)
 	}
 }
