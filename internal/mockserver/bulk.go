@@ -61,6 +61,13 @@ func (s *Server) bulkSubscriptions(w http.ResponseWriter, r *http.Request, c cal
 		writeSpecError(w, r, http.StatusBadRequest, msgs...)
 		return
 	}
+	s.mu.Lock()
+	refused := op == bulkUpdate && s.bulkUpdateRefused
+	s.mu.Unlock()
+	if refused {
+		writeSpecError(w, r, http.StatusBadRequest, msgBulkUpdateShape)
+		return
+	}
 
 	now := s.nowMillis()
 	statuses := make([]operationStatus, 0, len(items))
