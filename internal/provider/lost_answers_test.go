@@ -63,18 +63,6 @@ func TestAccStateTruth_lostCreateAnswers(t *testing.T) {
 	}
 }
 
-// lostAnswers counts the requests with method whose answer the mock replaced
-// after doing the work (a 5xx or a dropped connection).
-func (m *testMock) lostAnswers(method string) int {
-	n := 0
-	for _, r := range m.Requests() {
-		if r.Method == method && r.Route == mockserver.RouteSubscriptions && (r.Status >= 500 || r.Status == 0) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestAccStateTruth_lostUpdateAndDeleteAnswers loses three update and three
 // delete answers after the mock acted, every write on its own: the idempotent
 // PUT and DELETE are retried (a repeated DELETE meets the service's 404,

@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -13,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // Request budgets of eventnotify_subscription at scale, checked through the mock's counters
@@ -145,13 +145,7 @@ func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := mockserver.New(mockserver.Config{
-				Users:       []mockserver.User{{Username: testUser, Password: testPassword}},
-				MaxPageSize: tc.maxPage,
-			})
-			ts := httptest.NewServer(srv)
-			t.Cleanup(ts.Close)
-			m := &testMock{Server: srv, URL: ts.URL}
+			m := fromHarness(testsupport.Start(t, mockserver.Config{MaxPageSize: tc.maxPage}))
 
 			const k, deleted, changed = 5, 10, 20
 			n := tc.n
