@@ -43,14 +43,21 @@ type Mock struct {
 	HTTP *httptest.Server // the HTTP server in front of the mock
 }
 
+// New returns a fresh mock service configured by cfg, with Users() when cfg has no users, for a
+// test that serves it behind a handler of its own (one that holds an answer back, or changes
+// it). Start serves it.
+func New(cfg mockserver.Config) *mockserver.Server {
+	if len(cfg.Users) == 0 {
+		cfg.Users = Users()
+	}
+	return mockserver.New(cfg)
+}
+
 // Start starts a fresh mock service configured by cfg (with Users() when cfg has no users) and
 // closes it when the test ends. The server is listening when Start returns: no test waits for it.
 func Start(t testing.TB, cfg mockserver.Config) *Mock {
 	t.Helper()
-	if len(cfg.Users) == 0 {
-		cfg.Users = Users()
-	}
-	srv := mockserver.New(cfg)
+	srv := New(cfg)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return &Mock{Server: srv, URL: ts.URL, HTTP: ts}
