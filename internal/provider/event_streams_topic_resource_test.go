@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,32 +22,6 @@ import (
 )
 
 const topicAddr = "eventnotify_event_streams_topic.test"
-
-// checkMockTopics asserts the mock holds, for the account, exactly the topics
-// given as "<environment_id>/<topic_name>" with the subscription names on each
-// joined by commas.
-func (m *testMock) checkMockTopics(account string, want ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		var got []string
-		for _, t := range m.Topics(account) {
-			got = append(got, t.EnvironmentID+"/"+t.Name+" "+strings.Join(t.SubscriptionNames, ","))
-		}
-		if !slices.Equal(got, want) {
-			return fmt.Errorf("account %s holds topics %q, want %q", account, got, want)
-		}
-		return nil
-	}
-}
-
-// checkNoDeletes asserts that nothing asked the mock to delete anything.
-func (m *testMock) checkNoDeletes() resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if n := m.Count(http.MethodDelete, ""); n != 0 {
-			return fmt.Errorf("%d DELETE requests reached the service", n)
-		}
-		return nil
-	}
-}
 
 // TestAccEventStreamsTopicResource_create creates a topic, checks that a
 // refresh and plan change nothing without asking the service, adds a second

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -285,6 +286,85 @@ func (m *testMock) lostAnswers(method string) int {
 		}
 	}
 	return n
+}
+
+// onlySubscription returns the one subscription the mock holds for testAccount.
+func (m *testMock) onlySubscription(t *testing.T) mockserver.Subscription {
+	t.Helper()
+	subs := m.Subscriptions(testAccount)
+	if len(subs) != 1 {
+		t.Fatalf("mock holds %d subscriptions, want 1", len(subs))
+	}
+	return subs[0]
+}
+
+// lostAnswersOn counts single-subscription requests with method that were
+// answered with a 5xx.
+func (m *testMock) lostAnswersOn(method string) int {
+	n := 0
+	for _, r := range m.Requests() {
+		if r.Method == method && r.Route == mockserver.RouteSubscription && r.Status >= 500 {
+			n++
+		}
+	}
+	return n
+}
+
+// writeRequests counts the mock's create and delete requests, single or bulk.
+func (m *testMock) writeRequests() int {
+	return m.Count(http.MethodPost, mockserver.RouteSubscriptions) + m.Count(http.MethodPatch, mockserver.RouteSubscriptions) +
+		m.Count(http.MethodDelete, mockserver.RouteSubscription)
+}
+
+// noWrites asserts that the mock received no write (any method but GET).
+func (m *testMock) noWrites(t *testing.T) {
+	t.Helper()
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if n := m.Count(method, ""); n != 0 {
+			t.Errorf("bad input sent %d %s requests to the service", n, method)
+		}
+	}
+}
+
+// listRequests counts the mock's list requests (listSubscribedEventsForAccount pages).
+func (m *testMock) listRequests() int { return m.Count(http.MethodGet, mockserver.RouteSubscriptions) }
+
+// subscriptionByTopic finds the mock's subscription with the given topic.
+func (m *testMock) subscriptionByTopic(t *testing.T, topic string) mockserver.Subscription {
+	t.Helper()
+	for _, s := range m.Subscriptions(testAccount) {
+		if s.EventStreamsTopic == topic {
+			return s
+		}
+	}
+	t.Fatalf("no subscription with topic %q", topic)
+	return mockserver.Subscription{}
+}
+
+// checkMockTopics asserts the mock holds, for the account, exactly the topics
+// given as "<environment_id>/<topic_name>" with the subscription names on each
+// joined by commas.
+func (m *testMock) checkMockTopics(account string, want ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		var got []string
+		for _, t := range m.Topics(account) {
+			got = append(got, t.EnvironmentID+"/"+t.Name+" "+strings.Join(t.SubscriptionNames, ","))
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("account %s holds topics %q, want %q", account, got, want)
+		}
+		return nil
+	}
+}
+
+// checkNoDeletes asserts that nothing asked the mock to delete anything.
+func (m *testMock) checkNoDeletes() resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := m.Count(http.MethodDelete, ""); n != 0 {
+			return fmt.Errorf("%d DELETE requests reached the service", n)
+		}
+		return nil
+	}
 }
 
 // topicArgs are the arguments of the test topic.

@@ -116,18 +116,6 @@ func TestAccStateTruth_lostUpdateAndDeleteAnswers(t *testing.T) {
 	})
 }
 
-// lostAnswersOn counts single-subscription requests with method that were
-// answered with a 5xx.
-func (m *testMock) lostAnswersOn(method string) int {
-	n := 0
-	for _, r := range m.Requests() {
-		if r.Method == method && r.Route == mockserver.RouteSubscription && r.Status >= 500 {
-			n++
-		}
-	}
-	return n
-}
-
 // TestAccBatch_lostBatchAnswers loses the answer of half of the create
 // batches after the mock created their subscriptions: the provider reads the
 // account, adopts them, and one apply converges to exactly 20, all in state.

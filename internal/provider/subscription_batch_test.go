@@ -20,12 +20,6 @@ import (
 // sent once it holds `size` writes, or all the writes that are still to come
 // (the test knows how many it expects per step).
 
-// writeRequests counts the mock's create and delete requests, single or bulk.
-func (m *testMock) writeRequests() int {
-	return m.Count(http.MethodPost, mockserver.RouteSubscriptions) + m.Count(http.MethodPatch, mockserver.RouteSubscriptions) +
-		m.Count(http.MethodDelete, mockserver.RouteSubscription)
-}
-
 // TestAccBatch_createAndDestroy100 creates and destroys 100 subscriptions at
 // Terraform's default parallelism (10) in batches of at least 5: at most 30
 // write requests each way, and state always equals the service.

@@ -121,18 +121,6 @@ resource "eventnotify_subscription" "test" {
 `, n, k)
 }
 
-// subscriptionByTopic finds the mock's subscription with the given topic.
-func (m *testMock) subscriptionByTopic(t *testing.T, topic string) mockserver.Subscription {
-	t.Helper()
-	for _, s := range m.Subscriptions(testAccount) {
-		if s.EventStreamsTopic == topic {
-			return s
-		}
-	}
-	t.Fatalf("no subscription with topic %q", topic)
-	return mockserver.Subscription{}
-}
-
 func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 	cases := []struct {
 		name     string

@@ -224,16 +224,6 @@ func TestAccSubscriptionResource_accountReplaces(t *testing.T) {
 
 var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-// onlySubscription returns the one subscription the mock holds for testAccount.
-func (m *testMock) onlySubscription(t *testing.T) mockserver.Subscription {
-	t.Helper()
-	subs := m.Subscriptions(testAccount)
-	if len(subs) != 1 {
-		t.Fatalf("mock holds %d subscriptions, want 1", len(subs))
-	}
-	return subs[0]
-}
-
 // TestAccSubscriptionResource_drift changes and deletes the subscription
 // behind Terraform's back and checks that plans repair both.
 func TestAccSubscriptionResource_drift(t *testing.T) {
