@@ -53,7 +53,7 @@ func TestMatchEntries(t *testing.T) {
 			planned: map[string]accountEntry{"c": matchEntry("ev.c", "")},
 			want:    entryMatch{create: []string{"c"}, delete: []string{"a", "b"}}},
 		{name: "of two look-alikes, the one whose key the plan no longer has goes to a new key",
-			held: map[string]accountEntry{"a": matchEntry("ev.a", "id-1"), "z": matchEntry("ev.a", "id-2")},
+			held:    map[string]accountEntry{"a": matchEntry("ev.a", "id-1"), "z": matchEntry("ev.a", "id-2")},
 			planned: map[string]accountEntry{"c": matchEntry("ev.a", ""), "z": matchEntry("ev.z", "")},
 			want:    entryMatch{keep: map[string]string{"c": "a"}, update: map[string]string{"z": "z"}}},
 		{name: "unknown inputs match by key only", held: held,

@@ -49,6 +49,10 @@ type accountProtocol struct {
 	schema   schema.Schema  // the resource's schema
 	typ      tftypes.Object // the resource's value type
 	entry    tftypes.Type   // the value type of one entry of subscriptions
+	// defaults are the values that the schema's defaults give where the configuration leaves
+	// an attribute out, top level and entries; nil when a default cannot be evaluated here,
+	// which leaves every plan to the framework.
+	defaults *schemaDefaults
 	// answered counts the calls answered here, by kind (tests read it).
 	answered struct{ upgrade, validate, read, plan atomic.Int64 }
 }
@@ -67,7 +71,7 @@ func newAccountProtocol(p *EventNotifyProvider) *accountProtocol {
 	// and every call would go to the framework.
 	typ, _ := s.Schema.Type().TerraformType(ctx).(tftypes.Object)
 	return &accountProtocol{provider: p, typeName: name.TypeName, schema: s.Schema, typ: typ,
-		entry: accountEntryType().TerraformType(ctx)}
+		entry: accountEntryType().TerraformType(ctx), defaults: defaultsOf(ctx, s.Schema)}
 }
 
 // accountValue is the top level of the resource's value.
@@ -376,7 +380,7 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 
 // planResourceChange is PlanResourceChange of an update that changes nothing: the proposed
 // new state is the prior state, and neither the defaults nor the provider's account change
-// it. The framework would plan the prior state: no computed value is marked unknown (the
+// it (schemaDefaults). The framework would plan the prior state: no computed value is marked unknown (the
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
 // every entry's subscription under its key (copyComputed of identical entries), warns
 // about nothing (each entry's destination is the state's (accountSettingWarnings), and the
@@ -408,16 +412,15 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 			return nil, false
 		}
 	}
-	// The default of enabled applies where the configuration leaves it out. (Terraform
-	// proposes the configuration's keys, so they are the state's.)
+	// The schema's defaults apply where the configuration leaves an attribute out: the state
+	// must hold them there. (Terraform proposes the configuration's keys, so they are the
+	// state's.)
+	if a.defaults == nil || !a.defaults.holdTop(req.Config, req.PriorState, a.typ) {
+		return nil, false
+	}
 	for key, c := range config.subscriptions {
-		if _, ok := held.subscriptions[key]; !ok {
-			return nil, false
-		}
-		if !enabledLeftOut(c) {
-			continue
-		}
-		if on, ok := enabledOf(held.subscriptions[key]); !ok || !on {
+		h, ok := held.subscriptions[key]
+		if !ok || !a.defaults.hold(a.defaults.entry, c, h) {
 			return nil, false
 		}
 	}
@@ -430,30 +433,6 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 // decoding one of them.
 func sameEncoding(a, b *tfprotov6.DynamicValue) bool {
 	return a != nil && b != nil && len(a.MsgPack) > 0 && bytes.Equal(a.MsgPack, b.MsgPack)
-}
-
-// enabledLeftOut reports whether a configured entry leaves enabled out (or is not an
-// object whose enabled can be read, which the caller treats the same: no shortcut).
-func enabledLeftOut(entry tftypes.Value) bool {
-	var attrs map[string]tftypes.Value
-	if !entry.IsKnown() || entry.IsNull() || entry.As(&attrs) != nil {
-		return true
-	}
-	return attrs["enabled"].IsNull()
-}
-
-// enabledOf returns a state entry's enabled.
-func enabledOf(entry tftypes.Value) (bool, bool) {
-	var attrs map[string]tftypes.Value
-	if !entry.IsKnown() || entry.IsNull() || entry.As(&attrs) != nil {
-		return false, false
-	}
-	enabled := attrs["enabled"]
-	var on bool
-	if !enabled.IsKnown() || enabled.IsNull() || enabled.As(&on) != nil {
-		return false, false
-	}
-	return on, true
 }
 
 // protocolDiagnostics converts diagnostics as the framework does: severity, summary,
