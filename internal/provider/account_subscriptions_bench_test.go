@@ -170,7 +170,8 @@ func BenchmarkAccountSubscriptions1000(b *testing.B) {
 			}
 			return resp.Diagnostics
 		}},
-		{"upgrade", &ps.account.answered.upgrade, func(s tfprotov6.ProviderServer) []*tfprotov6.Diagnostic {
+		// The framework alone upgrades: a fast path saved about 0.16 s of 0.2 s here, and went.
+		{"upgrade", nil, func(s tfprotov6.ProviderServer) []*tfprotov6.Diagnostic {
 			resp, err := s.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{TypeName: accountTypeName, RawState: raw})
 			if err != nil {
 				b.Fatal(err)
