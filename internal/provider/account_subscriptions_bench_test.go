@@ -53,8 +53,10 @@ func newAccountBench(tb testing.TB, n int) *accountBench {
 		tb.Fatal(err)
 	}
 	// The configuration is the state without what the provider computes.
-	computedOnly := map[string]bool{"id": true, "destination_email": true, "created_date": true,
-		"last_updated_date": true, "created_by": true, "last_updated_by": true}
+	computedOnly := map[string]bool{"id": true}
+	for name, a := range accountEntryAttributes() {
+		computedOnly[name] = a.IsComputed() && !a.IsOptional()
+	}
 	config, err := tftypes.Transform(state, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		steps := p.Steps()
 		if len(steps) == 0 {
