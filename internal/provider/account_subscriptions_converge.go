@@ -9,10 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // stateSetter is the part of tfsdk.State that apply needs.

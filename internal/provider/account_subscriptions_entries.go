@@ -8,11 +8,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // accountEntry is one subscription of the map: the subscription resource's

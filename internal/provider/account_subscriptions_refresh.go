@@ -4,9 +4,10 @@ import (
 	"context"
 	"strings"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // refreshEntries lists the account and returns what the held entries are on
