@@ -6,42 +6,47 @@ import (
 )
 
 // contentFields is the one list of a subscription's content: every field of
-// SubscriptionInput, read from an input and from a Subscription, with how the service may
-// spell it back. The content key, by which a lost create answer is settled
-// (create_reconcile.go) and a short answer is handed out (create_settle.go), derives from it.
+// SubscriptionInput, how to read it from an input and to set it from a Subscription, with how
+// the service may spell it back. The content key, by which a lost create answer is settled
+// (create_reconcile.go), a short answer is handed out (create_settle.go) and an unanswered
+// bulk update item is checked (holdsInput), derives from it, and so do a subscription's
+// settings (Subscription.Settings).
+//
 // A field of SubscriptionInput or Subscription that is neither here nor server-managed fails
 // TestContentFields, naming it.
 var contentFields = []contentField{
 	{name: "EventName", compare: caseInsensitive,
 		input: func(in *SubscriptionInput) string { return in.EventName },
-		sub:   func(s *Subscription) string { return s.EventName }},
+		set:   func(in *SubscriptionInput, s *Subscription) { in.EventName = s.EventName }},
 	{name: "DestinationType", compare: caseInsensitive,
 		input: func(in *SubscriptionInput) string { return in.DestinationType },
-		sub:   func(s *Subscription) string { return s.DestinationType }},
+		set:   func(in *SubscriptionInput, s *Subscription) { in.DestinationType = s.DestinationType }},
 	{name: "LogLevel", compare: logLevelSpelling,
 		input: func(in *SubscriptionInput) string { return in.LogLevel },
-		sub:   func(s *Subscription) string { return s.LogLevel }},
+		set:   func(in *SubscriptionInput, s *Subscription) { in.LogLevel = s.LogLevel }},
 	{name: "EventStreamsEnvironment", compare: exact,
 		input: func(in *SubscriptionInput) string { return in.EventStreamsEnvironment },
-		sub:   func(s *Subscription) string { return s.EventStreamsEnvironment }},
+		set:   func(in *SubscriptionInput, s *Subscription) { in.EventStreamsEnvironment = s.EventStreamsEnvironment }},
 	{name: "EventStreamsEnvironmentName", compare: exact,
 		input: func(in *SubscriptionInput) string { return in.EventStreamsEnvironmentName },
-		sub:   func(s *Subscription) string { return s.EventStreamsEnvironmentName }},
+		set: func(in *SubscriptionInput, s *Subscription) {
+			in.EventStreamsEnvironmentName = s.EventStreamsEnvironmentName
+		}},
 	{name: "EventStreamsTopic", compare: exact,
 		input: func(in *SubscriptionInput) string { return in.EventStreamsTopic },
-		sub:   func(s *Subscription) string { return s.EventStreamsTopic }},
+		set:   func(in *SubscriptionInput, s *Subscription) { in.EventStreamsTopic = s.EventStreamsTopic }},
 	// An unset Enabled is the service's default, true.
 	{name: "Enabled", compare: exact,
 		input: func(in *SubscriptionInput) string { return strconv.FormatBool(in.Enabled == nil || *in.Enabled) },
-		sub:   func(s *Subscription) string { return strconv.FormatBool(s.Enabled) }},
+		set:   func(in *SubscriptionInput, s *Subscription) { in.Enabled = &s.Enabled }},
 }
 
 // contentField is one field of a subscription's content.
 type contentField struct {
 	name    string // the field's Go name, the same in SubscriptionInput and Subscription
 	compare comparison
-	input   func(*SubscriptionInput) string
-	sub     func(*Subscription) string
+	input   func(*SubscriptionInput) string         // the value of an input
+	set     func(*SubscriptionInput, *Subscription) // sets an input's value to the subscription's
 }
 
 // comparison is how the service may spell a value back.
@@ -85,7 +90,17 @@ func (in SubscriptionInput) key() string {
 	return contentKey(func(f contentField) string { return f.input(&in) })
 }
 
-// key is the content key of a subscription.
+// key is the content key of a subscription: the key of its settings.
 func (s Subscription) key() string {
-	return contentKey(func(f contentField) string { return f.sub(&s) })
+	return s.Settings().key()
+}
+
+// Settings returns the input that gives a subscription the settings of s (every field of
+// SubscriptionInput, Enabled set): for an update that changes some of them and keeps the rest.
+func (s Subscription) Settings() SubscriptionInput {
+	var in SubscriptionInput
+	for _, f := range contentFields {
+		f.set(&in, &s)
+	}
+	return in
 }

@@ -125,6 +125,22 @@ func TestContentFields(t *testing.T) {
 			t.Errorf("Subscription.%s: changing it changes the content key: %v, want %v (contentFields, content_fields.go)", name, differs, !managed)
 		}
 	}
+	// A subscription's settings carry every field of SubscriptionInput.
+	settings := reflect.ValueOf(sub.Settings())
+	for i := range inType.NumField() {
+		name := inType.Field(i).Name
+		got, want := settings.Field(i), reflect.ValueOf(in).Field(i)
+		if got.Kind() == reflect.Pointer {
+			if got.IsNil() {
+				t.Errorf("Subscription.Settings leaves SubscriptionInput.%s unset (contentFields, content_fields.go)", name)
+				continue
+			}
+			got, want = got.Elem(), reflect.ValueOf(true) // filledInput leaves Enabled unset: the default
+		}
+		if got.Interface() != want.Interface() {
+			t.Errorf("Subscription.Settings: SubscriptionInput.%s = %v, want %v (contentFields, content_fields.go)", name, got, want)
+		}
+	}
 	for name := range listed {
 		if _, ok := inType.FieldByName(name); !ok {
 			t.Errorf("contentFields (content_fields.go) names %s, which SubscriptionInput does not have", name)
