@@ -118,14 +118,27 @@ func (e accountEntry) withInputsOf(planned accountEntry) accountEntry {
 	return e
 }
 
-// unknownComputed sets every computed value of the entry unknown.
+// unknownComputed sets every computed value of the entry unknown: each attribute of the
+// table that the user does not set.
 func (e accountEntry) unknownComputed() accountEntry {
-	e.ID = types.StringUnknown()
-	e.DestinationEmail = types.StringUnknown()
-	e.CreatedDate = types.Int64Unknown()
-	e.LastUpdatedDate = types.Int64Unknown()
-	e.CreatedBy = types.StringUnknown()
-	e.LastUpdatedBy = types.StringUnknown()
+	ev := reflect.ValueOf(&e).Elem()
+	for _, f := range subscriptionFieldTable() {
+		if f.model < 0 || f.attr.required || f.attr.optional {
+			continue
+		}
+		var unknown attr.Value
+		switch ev.Field(f.model).Interface().(type) {
+		case types.String:
+			unknown = types.StringUnknown()
+		case types.Int64:
+			unknown = types.Int64Unknown()
+		case types.Bool:
+			unknown = types.BoolUnknown()
+		default:
+			continue
+		}
+		ev.Field(f.model).Set(reflect.ValueOf(unknown))
+	}
 	return e
 }
 

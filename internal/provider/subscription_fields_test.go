@@ -164,9 +164,13 @@ func TestSubscriptionFields(t *testing.T) {
 			t.Errorf("attribute %s is lost between an entry and its object value (entryFromObject, accountEntry.object)", name)
 		}
 	}
+	unknown := reflect.ValueOf(subscriptionFields(e.unknownComputed()))
 	for _, f := range subscriptionFieldTable() {
 		if f.model < 0 {
 			continue
+		}
+		if got := unknown.Field(f.model).Interface().(attr.Value).IsUnknown(); got == f.isInput() {
+			t.Errorf("accountEntry.unknownComputed: %s unknown: %v, want %v (account_subscriptions_entries.go)", f.attr.name, got, !f.isInput())
 		}
 		changed := subscriptionFields(e)
 		dst := reflect.ValueOf(&changed).Elem().Field(f.model)
