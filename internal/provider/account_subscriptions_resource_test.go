@@ -440,7 +440,7 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 					sameB.AddStateValue(acctAddr, acctSubPath("b", "id")),
 					statecheck.ExpectKnownValue(acctAddr, acctSubPath("b", "log_level"), knownvalue.StringExact("INFO")),
 				},
-				Check: resource.ComposeTestCheckFunc(sw.expect("change one entry", writeCounts{put: 1}), m.checkAcctStateMatchesMock(3),
+				Check: resource.ComposeTestCheckFunc(sw.expect("change one entry", writeCounts{patch: 1}), m.checkAcctStateMatchesMock(3),
 					func(s *terraform.State) error {
 						if sub, _ := m.Subscription(testAccount, acctStateID(s, "b")); sub.LogLevel != "INFO" {
 							return fmt.Errorf("the service holds log level %q for b, want INFO", sub.LogLevel)
@@ -541,12 +541,12 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 	})
 }
 
-// TestAccAccountSubscriptions_lostAnswers loses the answers of a create, a
-// bulk delete and an update after the mock did the work, in one converge that
-// keeps one entry, changes one, removes two and adds three (one of them with
-// the same content as the kept entry): the create is settled without adopting
-// the kept entry, the delete and update are repeated, and state and service
-// agree.
+// TestAccAccountSubscriptions_lostAnswers loses the answers of a create and a
+// bulk delete after the mock did the work, in one converge that keeps one
+// entry, changes one, removes two and adds three (one of them with the same
+// content as the kept entry), then the answer of a bulk update: the create is
+// settled without adopting the kept entry, the delete and update are repeated,
+// and state and service agree.
 func TestAccAccountSubscriptions_lostAnswers(t *testing.T) {
 	m := newTestMock(t)
 	a := acctEntry{key: "a", event: "ATOM.STATUS", level: "ERROR", topic: "alerts"}
@@ -576,21 +576,39 @@ func TestAccAccountSubscriptions_lostAnswers(t *testing.T) {
 						m.InjectFault(mockserver.Fault{Method: method, Route: mockserver.RouteSubscriptions,
 							Status: http.StatusGatewayTimeout, Count: 1, AfterWork: true})
 					}
-					m.InjectFault(mockserver.Fault{Method: http.MethodPut, Route: mockserver.RouteSubscription,
-						Status: http.StatusBadGateway, Count: 1, AfterWork: true})
 				},
 				Config:            config(a, bError, e, f, g),
 				ConfigStateChecks: []statecheck.StateCheck{sameA.AddStateValue(acctAddr, acctSubPath("a", "id"))},
 				Check: resource.ComposeTestCheckFunc(
 					m.checkAcctStateMatchesMock(5),
 					func(s *terraform.State) error {
-						for _, method := range []string{http.MethodPost, http.MethodPatch, http.MethodPut} {
-							if m.statusCount(method, "", http.StatusGatewayTimeout)+m.statusCount(method, "", http.StatusBadGateway) == 0 {
+						for _, method := range []string{http.MethodPost, http.MethodPatch} {
+							if m.statusCount(method, "", http.StatusGatewayTimeout) == 0 {
 								return fmt.Errorf("no %s answer was lost: the fault did not fire", method)
 							}
 						}
 						if acctStateID(s, "a") == acctStateID(s, "e") {
 							return fmt.Errorf("entries a and e hold the same subscription %s", acctStateID(s, "a"))
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// The bulk update's answer is lost after the work: the update is repeated.
+				PreConfig: func() {
+					m.InjectFault(mockserver.Fault{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions,
+						Status: http.StatusBadGateway, Count: 1, AfterWork: true})
+				},
+				Config: config(a, b, e, f, g),
+				Check: resource.ComposeTestCheckFunc(
+					m.checkAcctStateMatchesMock(5),
+					func(s *terraform.State) error {
+						if m.statusCount(http.MethodPatch, "", http.StatusBadGateway) == 0 {
+							return fmt.Errorf("no bulk update answer was lost: the fault did not fire")
+						}
+						if sub, _ := m.Subscription(testAccount, acctStateID(s, "b")); sub.LogLevel != "WARNING" {
+							return fmt.Errorf("the service holds log level %q for b, want WARNING", sub.LogLevel)
 						}
 						return nil
 					},
@@ -699,7 +717,7 @@ func TestAccAccountSubscriptions_rejectedItems(t *testing.T) {
 	bError := b
 	bError.level = "ERROR"
 	config := func(entries ...acctEntry) string { return pm.providerBlock() + acctConfig(entries...) }
-	var rejectedID string
+	var rejectedID, bID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy:             m.checkMockEmpty(),
@@ -707,15 +725,14 @@ func TestAccAccountSubscriptions_rejectedItems(t *testing.T) {
 			{
 				Config: config(a, b, c, d),
 				Check: resource.ComposeTestCheckFunc(m.checkAcctStateMatchesMock(4), func(s *terraform.State) error {
-					rejectedID = acctStateID(s, "c")
+					rejectedID, bID = acctStateID(s, "c"), acctStateID(s, "b")
 					return nil
 				}),
 			},
 			{
 				PreConfig: func() {
 					proxy.setReject(rejectedID)
-					m.InjectFault(mockserver.Fault{Method: http.MethodPut, Route: mockserver.RouteSubscription,
-						Status: http.StatusBadRequest, Count: 1})
+					m.RefuseBulkUpdateItems(bID)
 				},
 				Config:      config(a, bError, e),
 				ExpectError: errorPattern("Unable to delete subscription", "HTTP 500"),
@@ -729,6 +746,7 @@ func TestAccAccountSubscriptions_rejectedItems(t *testing.T) {
 						t.Errorf("the rejected subscription %s was deleted", rejectedID)
 					}
 					proxy.setReject()
+					m.RefuseBulkUpdateItems()
 				},
 				Config: config(a, bError, e),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -876,6 +894,7 @@ func TestAccAccountSubscriptions_createPartialFailure(t *testing.T) {
 						t.Error("the rejected subscription was deleted")
 					}
 					proxy.setReject()
+					m.RefuseBulkUpdateItems()
 				},
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
