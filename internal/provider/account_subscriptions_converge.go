@@ -159,9 +159,10 @@ func (w clientWriter) deleteEntries(ctx context.Context, account string, held ma
 // updateEntries updates the subscriptions of ups in place with the bulk update
 // (client.UpdateSubscriptionsBulk: one request per max_batch_size entries, or one
 // PUT each where the service refuses bulk updates), and returns the entries that
-// exist afterwards: an updated one with the planned inputs, one whose update
-// failed with the held values, and none for one the service answered 404 for
-// (gone: the next plan creates it again).
+// exist afterwards: an updated one with the planned inputs (entries hold no
+// server-managed values, so nothing is read back), one whose update failed with
+// the held values, and none for one the service answered 404 for (gone: the
+// next plan creates it again).
 func (w clientWriter) updateEntries(ctx context.Context, account string, held map[string]accountEntry,
 	ups []update, diags *diag.Diagnostics) []update {
 	reqs := make([]client.SubscriptionUpdate, len(ups))
@@ -174,13 +175,11 @@ func (w clientWriter) updateEntries(ctx context.Context, account string, held ma
 		reqs[i] = client.SubscriptionUpdate{ID: held[u.heldKey].ID.ValueString(), Input: in}
 	}
 	out := make([]update, 0, len(ups))
-	var done []int
 	for i, r := range w.c.UpdateSubscriptionsBulk(ctx, account, reqs) {
 		u := ups[i]
 		switch {
 		case r.Err == nil:
-			done = append(done, len(out))
-			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: updatedEntry(u.planned, held[u.heldKey])})
+			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: withHeldID(u.planned, held[u.heldKey])})
 		case errors.Is(r.Err, client.ErrNotFound):
 			addClientError(diags, "Unable to update subscription "+r.ID+": it no longer exists (removed from state; the next plan creates it again)", r.Err)
 		default:
@@ -188,7 +187,6 @@ func (w clientWriter) updateEntries(ctx context.Context, account string, held ma
 			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: held[u.heldKey]})
 		}
 	}
-	w.readBack(ctx, account, held, out, done)
 	return out
 }
 
