@@ -13,8 +13,8 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// bulkEntries are n entries k0.. with log level INFO, those of changed ERROR.
-func bulkEntries(n int, changed ...int) []acctEntry {
+// levelEntries are n entries k0.. with log level INFO, those of changed ERROR.
+func levelEntries(n int, changed ...int) []acctEntry {
 	out := make([]acctEntry, n)
 	for i := range out {
 		out[i] = acctEntry{key: fmt.Sprintf("k%d", i), event: "ATOM.STATUS", level: "INFO", topic: fmt.Sprintf("t%d", i)}
@@ -67,7 +67,7 @@ func TestAccAccountSubscriptions_bulkUpdate(t *testing.T) {
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{
 			{
-				Config: config(bulkEntries(5)...),
+				Config: config(levelEntries(5)...),
 				Check: resource.ComposeTestCheckFunc(m.checkAcctStateMatchesMock(5), func(s *terraform.State) error {
 					refusedID, goneID = acctStateID(s, "k3"), acctStateID(s, "k4")
 					return nil
@@ -75,7 +75,7 @@ func TestAccAccountSubscriptions_bulkUpdate(t *testing.T) {
 			},
 			{
 				PreConfig: sw.mark,
-				Config:    config(bulkEntries(5, 0, 1, 2)...),
+				Config:    config(levelEntries(5, 0, 1, 2)...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
 					expectIDKept("k0", "k0"), expectIDKept("k2", "k2"),
@@ -88,7 +88,7 @@ func TestAccAccountSubscriptions_bulkUpdate(t *testing.T) {
 					sw.mark()
 					m.RefuseBulkUpdateItems(refusedID)
 				},
-				Config: config(bulkEntries(5, 0, 1, 3, 4)...),
+				Config: config(levelEntries(5, 0, 1, 3, 4)...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					planCheck(func(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) {
 						if !m.DeleteSubscriptionDirect(testAccount, goneID) {
@@ -108,7 +108,7 @@ func TestAccAccountSubscriptions_bulkUpdate(t *testing.T) {
 						t.Errorf("the failing apply made %d PUT requests, want none", n)
 					}
 				},
-				Config: config(bulkEntries(5, 0, 1, 3, 4)...),
+				Config: config(levelEntries(5, 0, 1, 3, 4)...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					m.expectStateAgreedWithService(),
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
@@ -132,18 +132,54 @@ func TestAccAccountSubscriptions_bulkUpdateFallback(t *testing.T) {
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{
-			{Config: config(bulkEntries(5)...), Check: m.checkAcctStateMatchesMock(5)},
+			{Config: config(levelEntries(5)...), Check: m.checkAcctStateMatchesMock(5)},
 			{
 				PreConfig: func() {
 					sw.mark()
 					m.SetBulkUpdateRefused(true)
 				},
-				Config: config(bulkEntries(5, 1, 2, 4)...),
+				Config: config(levelEntries(5, 1, 2, 4)...),
 				Check: resource.ComposeTestCheckFunc(sw.expect("change 3 entries, bulk update refused", writeCounts{patch: 1, put: 3}),
 					m.checkAcctStateMatchesMock(5), m.checkLevels("k1", "k2", "k4"),
 					func(*terraform.State) error {
 						if n := m.statusCount(http.MethodPatch, mockserver.RouteSubscriptions, http.StatusBadRequest); n != 1 {
 							return fmt.Errorf("%d bulk updates were refused, want 1", n)
+						}
+						return nil
+					}),
+			},
+		},
+	})
+}
+
+// TestAccAccountSubscriptions_bulkUpdateDefaultBatch changes 100 entries of 150 at the default
+// max_batch_size (100): one write request, a bulk update.
+func TestAccAccountSubscriptions_bulkUpdateDefaultBatch(t *testing.T) {
+	m := newTestMock(t)
+	sw := &stepWrites{t: t, m: m}
+	changed := make([]int, 100)
+	for i := range changed {
+		changed[i] = i + 25
+	}
+	config := func(entries ...acctEntry) string { return m.providerBlock() + acctConfig(entries...) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{Config: config(levelEntries(150)...), Check: m.checkAcctStateMatchesMock(150)},
+			{
+				PreConfig: sw.mark,
+				Config:    config(levelEntries(150, changed...)...),
+				Check: resource.ComposeTestCheckFunc(sw.expect("change 100 of 150 entries", writeCounts{patch: 1}),
+					m.checkAcctStateMatchesMock(150), func(*terraform.State) error {
+						atError := 0
+						for _, s := range m.Subscriptions(testAccount) {
+							if s.LogLevel == "ERROR" {
+								atError++
+							}
+						}
+						if atError != 100 {
+							return fmt.Errorf("the service holds %d subscriptions at ERROR, want 100", atError)
 						}
 						return nil
 					}),
