@@ -104,12 +104,11 @@ func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
 			EventStreamsEnvironmentName: str("event_streams_environment_name"), EventStreamsTopic: str("event_streams_topic"),
 			DestinationEmail: str("destination_email"), Enabled: e["enabled"] == true, CreatedBy: str("created_by"), LastUpdatedUserID: str("last_updated_by")})
 	}
-	// The CLI under test names the provider by its own registry, and OpenTofu reads a state
-	// of a Terraform version it knows.
+	// The CLI under test names the provider by its own registry, and refuses a state written
+	// by a newer CLI than itself (Terraform 1.5.7 one of 1.11.4): the state takes the CLI's own
+	// address and version, as if that CLI had written it. The provider's part is untouched.
 	state := strings.ReplaceAll(string(body), fixture.Resources[0].Provider, `provider["`+acceptanceCLI.providerAddress()+`"]`)
-	if acceptanceCLI.Name == "OpenTofu" {
-		state = regexp.MustCompile(`"terraform_version": "[^"]*"`).ReplaceAllString(state, `"terraform_version": "1.5.7"`)
-	}
+	state = regexp.MustCompile(`"terraform_version": "[^"]*"`).ReplaceAllString(state, `"terraform_version": "`+acceptanceCLI.Version.String()+`"`)
 	w.write("terraform.tfstate", state)
 
 	m.ResetCounters()
