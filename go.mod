@@ -2,6 +2,8 @@ module github.com/eventnotify/terraform-provider-eventnotify
 
 go 1.26.0
 
+toolchain go1.26.8
+
 require (
 	github.com/agext/levenshtein v1.2.3
 	github.com/golang-jwt/jwt/v5 v5.3.1

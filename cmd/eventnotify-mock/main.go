@@ -3,14 +3,26 @@
 //
 //	go run ./cmd/eventnotify-mock -listen 127.0.0.1:8080
 //
-// Once listening, the first line of standard output is
-// EVENTNOTIFY_BASE_URL=<url>; the following lines give the credentials
-// it accepts, one KEY=VALUE per line. The base URL serves both the
-// service and the JWT endpoint. It serves until SIGINT or SIGTERM, then
-// shuts down gracefully and exits 0.
+// Once listening, it writes to standard output, in one write, the lines
+// EVENTNOTIFY_BASE_URL=<url> (first), EVENTNOTIFY_AUTH_URL,
+// EVENTNOTIFY_ACCOUNT_ID, EVENTNOTIFY_USERNAME and, when the password is
+// the built-in public demo one, EVENTNOTIFY_PASSWORD: KEY=VALUE lines only,
+// so that scripts can export them. A password or API token given on the
+// command line is never printed: a note on standard error says where it
+// came from, as do the notes on the listening address. The base URL is the
+// address a client on this machine uses (a loopback address when it
+// listens on all interfaces) and serves both the service and the JWT
+// endpoint. It serves until SIGINT or SIGTERM, then shuts down gracefully
+// and exits 0.
+//
+// It answers only requests whose Host names localhost, a loopback address,
+// the host of -listen or a host given with -allow-host (see hostPolicy),
+// and refuses cross-origin browser writes, so that a web page cannot drive
+// it with the well-known demo credentials.
 //
 // -latency adds a delay to every request and -seed stores subscriptions in the account at
-// start. GET /_mock/stats reports the request counters (by route, JWT fetches, time spent
+// start: a number of generated ones, or those of a JSON file of SubscriptionCreate objects.
+// GET /_mock/stats reports the request counters (by route, JWT fetches, time spent
 // serving) and POST /_mock/reset clears them; scripts/bench.sh uses both.
 package main
 
@@ -24,9 +36,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
@@ -58,35 +71,54 @@ func (e usageError) Unwrap() error { return e.err }
 
 // options are the command's flags.
 type options struct {
-	listen   string
-	account  string
-	username string
-	password string
-	apiToken string
-	jwtTTL   time.Duration
-	latency  time.Duration
-	seed     int
+	listen      string
+	allowHosts  []string
+	account     string
+	username    string
+	password    string
+	passwordSet bool // -password was on the command line: it is never printed
+	apiToken    string
+	jwtTTL      time.Duration
+	latency     time.Duration
+	seedCount   int
+	seedFile    string // -seed named a file; seedBody holds its content
+	seedBody    []byte
 }
 
 // parseFlags parses args; usage and flag errors go to stderr.
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
+	var seedArg string
 	fs := flag.NewFlagSet("eventnotify-mock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port; :8080 listens on every interface)")
+	fs.Func("allow-host", "host `name` that requests may use besides localhost, loopback addresses and the -listen host "+
+		"(repeat or separate with commas; '*' allows any, which lets web pages reach the mock through DNS rebinding)",
+		func(v string) error {
+			for h := range strings.SplitSeq(v, ",") {
+				h = strings.TrimSpace(h)
+				if h == "" {
+					return errors.New("empty host name")
+				}
+				o.allowHosts = append(o.allowHosts, h)
+			}
+			return nil
+		})
 	fs.StringVar(&o.account, "account", "demo-account", "the account the user may access")
 	fs.StringVar(&o.username, "username", mockserver.DefaultUsername, "Basic auth user name")
-	fs.StringVar(&o.password, "password", mockserver.DefaultPassword, `Basic auth password ("" disables password login)`)
-	fs.StringVar(&o.apiToken, "api-token", "", "API token, accepted with the user name PLATFORM_TOKEN.<username>")
+	fs.StringVar(&o.password, "password", mockserver.DefaultPassword, `Basic auth password ("" disables password login); printed only when it is the default`)
+	fs.StringVar(&o.apiToken, "api-token", "", "API token, accepted with the user name PLATFORM_TOKEN.<username>; never printed")
 	fs.DurationVar(&o.jwtTTL, "jwt-ttl", mockserver.DefaultJWTTTL, "lifetime of the JWTs it issues")
 	fs.DurationVar(&o.latency, "latency", 0, "delay added to every request")
-	fs.IntVar(&o.seed, "seed", 0, "number of subscriptions stored in the account at start")
+	fs.StringVar(&seedArg, "seed", "", "subscriptions stored in the account at start: a number (that many generated ones) or the `file` name of a JSON file of "+
+		`SubscriptionCreate objects ({"subscriptions": [...]} or an array; each may also carry a subscriptionId)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
 		}
 		return o, usageError{err}
 	}
+	fs.Visit(func(f *flag.Flag) { o.passwordSet = o.passwordSet || f.Name == "password" })
 	switch {
 	case fs.NArg() > 0:
 		return o, usageError{fmt.Errorf("unexpected arguments: %q", fs.Args())}
@@ -94,16 +126,24 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, usageError{errors.New("-account must not be empty")}
 	case o.username == "":
 		return o, usageError{errors.New("-username must not be empty")}
+	case hasControl(o.account) || hasControl(o.username):
+		return o, usageError{errors.New("-account and -username must not hold control characters (they are printed one per line)")}
 	case o.password == "" && o.apiToken == "":
 		return o, usageError{errors.New("set -password or -api-token, or no one can sign in")}
 	case o.jwtTTL <= 0:
 		return o, usageError{errors.New("-jwt-ttl must be positive")}
 	case o.latency < 0:
 		return o, usageError{errors.New("-latency must not be negative")}
-	case o.seed < 0:
-		return o, usageError{errors.New("-seed must not be negative")}
+	}
+	if err := parseSeed(seedArg, &o); err != nil {
+		return o, usageError{err}
 	}
 	return o, nil
+}
+
+// hasControl reports whether s holds a control character, a line break included.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // run serves until ctx is done, printing the base URL and credentials to
@@ -123,35 +163,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		JWTTTL:  o.jwtTTL,
 		Latency: o.latency,
 	})
-	seed(srv, o.account, o.seed)
+	seedNote, err := seedAccount(srv, o)
+	if err != nil {
+		return usageError{err}
+	}
 
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", o.listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	baseURL := "http://" + displayAddr(ln.Addr())
-	lines := []string{
-		"EVENTNOTIFY_BASE_URL=" + baseURL,
-		"EVENTNOTIFY_AUTH_URL=" + baseURL,
-		"EVENTNOTIFY_ACCOUNT_ID=" + o.account,
-		"EVENTNOTIFY_USERNAME=" + o.username,
+	out := startupOutput(o, ln.Addr())
+	if _, err := io.WriteString(stdout, out.env); err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("write output: %w", err)
 	}
-	if o.password != "" {
-		lines = append(lines, "EVENTNOTIFY_PASSWORD="+o.password)
-	}
-	if o.apiToken != "" {
-		lines = append(lines, "EVENTNOTIFY_API_TOKEN="+o.apiToken)
-	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(stdout, l); err != nil {
-			_ = ln.Close()
-			return fmt.Errorf("write output: %w", err)
+	for _, note := range append(out.notes, seedNote) {
+		if note == "" {
+			continue
 		}
+		fmt.Fprintln(stderr, "eventnotify-mock:", note)
 	}
 
+	service := &controlled{srv: srv, account: o.account, latency: o.latency}
 	hs := &http.Server{
-		Handler:           &controlled{srv: srv, account: o.account, latency: o.latency},
+		Handler:           newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
@@ -172,14 +208,4 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
-}
-
-// displayAddr is the address clients use: an unspecified listen address
-// (0.0.0.0, ::) becomes 127.0.0.1.
-func displayAddr(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok || !tcp.IP.IsUnspecified() {
-		return a.String()
-	}
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,8 +34,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// readLines reads KEY=VALUE lines until want keys have been seen.
+// readLines reads the first n lines of r, and drains the rest.
 func readLines(t *testing.T, r io.Reader, n int) []string {
+	t.Helper()
+	out, _ := readOutput(t, r, n)
+	return out
+}
+
+// readOutput reads the first n lines of r; rest gives the lines after them once r ends.
+func readOutput(t *testing.T, r io.Reader, n int) (first []string, rest <-chan []string) {
 	t.Helper()
 	lines := make(chan string)
 	go func() {
@@ -56,11 +65,15 @@ func readLines(t *testing.T, r io.Reader, n int) []string {
 			t.Fatalf("timed out waiting for output; got %q", out)
 		}
 	}
+	restc := make(chan []string, 1)
 	go func() { // drain the rest
-		for range lines {
+		var more []string
+		for l := range lines {
+			more = append(more, l)
 		}
+		restc <- more
 	}()
-	return out
+	return out, restc
 }
 
 func keyValues(t *testing.T, lines []string) map[string]string {
@@ -109,39 +122,87 @@ func get(t *testing.T, url, token string) int {
 	return resp.StatusCode
 }
 
+// syncBuffer is a strings.Builder safe for one writer and readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
 func TestRun(t *testing.T) {
+	const (
+		userPassword = "pw-of-the-user-3f9a"
+		userToken    = "token-of-the-user-7c1e"
+	)
 	tests := []struct {
 		name      string
 		args      []string
-		wantLines []string // keys after the base URL, in order
+		wantBase  string   // prefix of the base URL, before the port
+		wantLines []string // keys after the base URL, in order: the whole output
+		wantNotes []string // substrings of standard error
 		user      string
 		secret    string
 		account   string
 	}{
-		{"defaults", []string{"-listen", "127.0.0.1:0"},
-			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_PASSWORD"},
+		{"defaults", []string{"-listen", "127.0.0.1:0"}, "http://127.0.0.1:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_PASSWORD"}, nil,
 			"demo", "demo-password", "demo-account"},
-		{"api token", []string{"-listen", "127.0.0.1:0", "-account", "acme", "-username", "ci", "-password", "", "-api-token", "tok", "-jwt-ttl", "1m"},
-			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_API_TOKEN"},
-			"PLATFORM_TOKEN.ci", "tok", "acme"},
-		{"unspecified address", []string{"-listen", "0.0.0.0:0", "-api-token", "tok"},
-			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_PASSWORD", "EVENTNOTIFY_API_TOKEN"},
-			"PLATFORM_TOKEN.demo", "tok", "demo-account"},
+		{"api token", []string{"-listen", "127.0.0.1:0", "-account", "acme", "-username", "ci", "-password", "", "-api-token", userToken, "-jwt-ttl", "1m"},
+			"http://127.0.0.1:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME"},
+			[]string{"password sign-in is off", "API token: the value of -api-token (not printed), with the user name PLATFORM_TOKEN.ci"},
+			"PLATFORM_TOKEN.ci", userToken, "acme"},
+		{"user password", []string{"-listen", "127.0.0.1:0", "-password", userPassword}, "http://127.0.0.1:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME"},
+			[]string{"password: the value of -password (not printed)"},
+			"demo", userPassword, "demo-account"},
+		// A password given on the command line is never printed, even when it is the demo one.
+		{"demo password given", []string{"-listen", "127.0.0.1:0", "-password", "demo-password"}, "http://127.0.0.1:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME"},
+			[]string{"password: the value of -password (not printed)"},
+			"demo", "demo-password", "demo-account"},
+		{"every IPv4 interface", []string{"-listen", "0.0.0.0:0", "-api-token", userToken}, "http://127.0.0.1:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_PASSWORD"},
+			[]string{"listening on every interface, port ", "API token: the value of -api-token (not printed)"},
+			"PLATFORM_TOKEN.demo", userToken, "demo-account"},
+		{"every interface, no host", []string{"-listen", ":0"}, "http://127.0.0.1:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_PASSWORD"},
+			[]string{"listening on every interface, port "},
+			"demo", "demo-password", "demo-account"},
+		{"every IPv6 interface", []string{"-listen", "[::]:0"}, "http://[::1]:",
+			[]string{"EVENTNOTIFY_AUTH_URL", "EVENTNOTIFY_ACCOUNT_ID", "EVENTNOTIFY_USERNAME", "EVENTNOTIFY_PASSWORD"},
+			[]string{"listening on every interface, port "},
+			"demo", "demo-password", "demo-account"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if strings.Contains(tt.wantBase, "[::1]") && !ipv6Loopback(t) {
+				t.Skip("no IPv6 loopback on this machine")
+			}
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			pr, pw := io.Pipe()
+			var stderr syncBuffer
 			done := make(chan error, 1)
 			go func() {
-				done <- run(ctx, tt.args, pw, io.Discard)
+				done <- run(ctx, tt.args, pw, &stderr)
 				pw.Close()
 			}()
-			lines := readLines(t, pr, 1+len(tt.wantLines))
-			base, ok := strings.CutPrefix(lines[0], "EVENTNOTIFY_BASE_URL=http://127.0.0.1:")
-			if !ok || base == "" || base == "0" {
-				t.Fatalf("first line = %q, want EVENTNOTIFY_BASE_URL=http://127.0.0.1:<port>", lines[0])
+			lines, rest := readOutput(t, pr, 1+len(tt.wantLines))
+			port, ok := strings.CutPrefix(lines[0], "EVENTNOTIFY_BASE_URL="+tt.wantBase)
+			if !ok || port == "" || port == "0" {
+				t.Fatalf("first line = %q, want EVENTNOTIFY_BASE_URL=%s<port>", lines[0], tt.wantBase)
 			}
 			for i, key := range tt.wantLines {
 				if k, _, _ := strings.Cut(lines[i+1], "="); k != key {
@@ -152,6 +213,9 @@ func TestRun(t *testing.T) {
 			baseURL := kv["EVENTNOTIFY_BASE_URL"]
 			if kv["EVENTNOTIFY_AUTH_URL"] != baseURL || kv["EVENTNOTIFY_ACCOUNT_ID"] != tt.account {
 				t.Errorf("output = %v", kv)
+			}
+			if p, printed := kv["EVENTNOTIFY_PASSWORD"]; printed && p != "demo-password" {
+				t.Errorf("printed EVENTNOTIFY_PASSWORD=%q; only the default demo password may be printed", p)
 			}
 
 			token, status := fetchJWT(t, kv["EVENTNOTIFY_AUTH_URL"], tt.account, tt.user, tt.secret)
@@ -184,6 +248,20 @@ func TestRun(t *testing.T) {
 			if _, err := http.Get(baseURL + "/rest/v1/events"); err == nil {
 				t.Errorf("still serving after shutdown")
 			}
+			if more := <-rest; len(more) > 0 {
+				t.Errorf("more output after the variables: %q", more)
+			}
+			notes := stderr.String()
+			for _, want := range tt.wantNotes {
+				if !strings.Contains(notes, want) {
+					t.Errorf("standard error %q does not say %q", notes, want)
+				}
+			}
+			for _, secret := range []string{userPassword, userToken} {
+				if strings.Contains(strings.Join(lines, "\n"), secret) || strings.Contains(notes, secret) {
+					t.Errorf("a secret from the command line was printed: stdout %q, stderr %q", lines, notes)
+				}
+			}
 		})
 	}
 }
@@ -200,6 +278,10 @@ func TestRunFlagErrors(t *testing.T) {
 		{"empty account", []string{"-account", ""}},
 		{"empty username", []string{"-username", ""}},
 		{"extra argument", []string{"serve"}},
+		{"empty -allow-host", []string{"-allow-host", ""}},
+		{"empty name in -allow-host", []string{"-allow-host", "mock,,ci"}},
+		{"line break in account", []string{"-account", "a\nEVENTNOTIFY_BASE_URL=http://elsewhere"}},
+		{"control character in username", []string{"-username", "demo\x1b[2J"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,4 +337,15 @@ func TestMainSignals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ipv6Loopback reports whether this machine can listen on ::1.
+func ipv6Loopback(t *testing.T) bool {
+	t.Helper()
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
 }

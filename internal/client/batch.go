@@ -1,27 +1,13 @@
 package client
 
-// Batched writes: Terraform creates and deletes resources in parallel, one call per
-// subscription, and at the platform's request rate every call is a request the user waits
-// for. CreateSubscriptionBatched and DeleteSubscriptionBatched let calls for one account that
-// arrive within Config.BatchWindow share one request (a createSubscriptions list, a bulk
-// delete), up to Config.MaxBatchSize subscriptions per request.
-//
-//   - A batch is sent when it is full, or one window (Config.BatchWindow) after the account
-//     has no request of its kind in flight: writes that arrive while a request is in flight
-//     gather behind it (group commit: under a rate limit or latency, batches grow by
-//     themselves), and the window lets the writes that Terraform starts when a request is
-//     answered join the next one. Under a rate limit the window lasts until the limiter would
-//     grant the batch its request anyway (slotDelay): a batch that would only wait for its
-//     slot inside the transport waits open, and the writes that come meanwhile join it.
-//     Config.BatchReady, a test hook, replaces both rules to make batching deterministic.
-//   - Results go back to each caller by content (creates: identical inputs are
-//     interchangeable) or by ID (deletes: each item's status), never by position alone.
-//   - A batch refused as a whole (400) is split in halves until the refused items stand alone,
-//     so that only they fail, each with the service's message.
-//   - A create batch whose answer is lost is settled like any create (see create_reconcile.go).
-//   - A caller cancelled before its batch is sent leaves the batch; once sent, the batch runs
-//     to its answer (as single creates do) and every caller gets its result.
-//   - A batch of one is the single-item operation that an unbatched write uses.
+// Batched writes: CreateSubscriptionBatched and DeleteSubscriptionBatched let the calls for one
+// account share one request (a createSubscriptions list, a bulk delete), up to
+// Config.MaxBatchSize subscriptions per request. A batch goes out when it is full, or
+// Config.BatchWindow after the account has no request of its kind in flight, longer while the
+// rate limiter would hold its request anyway (slotDelay); Config.BatchReady, a test hook,
+// replaces both rules. Results go back by content (creates) or by ID (deletes); a batch refused
+// as a whole (400) is split until the refused items stand alone; a caller cancelled before its
+// batch is sent leaves it, and a sent batch runs to its answer. Why: DESIGN.md#batching.
 
 import (
 	"context"

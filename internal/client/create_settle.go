@@ -1,19 +1,10 @@
 package client
 
-// The grace period of a lost create answer.
-//
-// A gateway's 504, a reset connection or a client-side timeout usually means that the service
-// is still working on the request, and its subscriptions appear some seconds after the answer
-// was lost. So the account is read at once and, while something is still missing, again
-// after 1, 2, 4 and 8 seconds: reads at 0, 1, 3, 7 and 15 seconds after the loss, five in
-// all (lostCreateGrace). Only when the last read still misses something is the rest created,
-// once; while the first request may still land, nothing is created again. A caller
-// cancelled during the grace period (Ctrl-C) ends it: nothing more is created, and the
-// create fails with an *UnknownOutcomeError.
-//
-// Past the grace period: a request that the service carries out more than 15 seconds after
-// its answer was lost, and whose subscriptions the reads therefore did not see, has a copy
-// created next to it; that copy is in state, the late one is in no state.
+// The grace period of a lost create answer: while something is missing, the account is read at
+// 0, 1, 3, 7 and 15 seconds after the loss (lostCreateGrace), and only then is the rest created,
+// once. A caller cancelled during the grace period ends it: nothing more is created, and the
+// create fails with an *UnknownOutcomeError. Why, and what stays ambiguous:
+// DESIGN.md#lost-answers-and-ownership.
 
 import (
 	"context"

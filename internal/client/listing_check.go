@@ -1,26 +1,11 @@
 package client
 
-// A listing that the service's own metadata contradicts is not trusted.
-//
-// listSubscribedEventsForAccount is paged by number, so a subscription deleted between two
-// pages shifts the later pages: one subscription is never listed, and a caller that takes the
-// listing for the account would decide that it does not exist (and create it again). A page
-// may also claim to be the last while its metadata says that more follow. Every page's
-// metadata is therefore checked against the pages, where the service sends it:
-//
-//   - numberOfElements must be the number of subscriptions on the page;
-//   - totalElements must be the same on every page of one listing (it changes when the
-//     account changes while it is listed);
-//   - a page that says it is the last (last = true) must not be followed by more pages by its
-//     own totalPages, nor leave subscriptions of totalElements unlisted;
-//   - the listing must end with as many subscriptions as totalElements says.
-//
-// A listing that fails a check is made again from its first page, up to listAttempts times in
-// all. A value the service does not send is not checked, and a disagreement that a listing
-// cannot reveal (a subscription deleted and another created between two pages leaves every
-// count as it was) is left to the callers that must not act on an absence: they confirm a
-// subscription missing from a listing with getSubscribedEventForAccount, whose 404 alone
-// means gone.
+// A listing that the service's own metadata contradicts is not trusted. Where the service sends
+// them: a page's numberOfElements must be its number of subscriptions; totalElements must be the
+// same on every page; a page marked last must not be followed by more pages by its own
+// totalPages, nor leave subscriptions of totalElements unlisted; and the listing must end with
+// totalElements subscriptions. A listing that fails a check is made again from its first page,
+// listAttempts times in all. Why, and what no check reveals: DESIGN.md#listings.
 
 import (
 	"context"

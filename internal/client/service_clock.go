@@ -1,30 +1,12 @@
 package client
 
-// The service's clock, as its answers tell it.
-//
-// A create whose answer is lost is settled by reading the account (create_reconcile.go). A
-// subscription that existed before the create was sent can never be what it created, and the
-// service dates every subscription (createdDate, its clock, in milliseconds). So the question
-// "did this exist before the request was sent?" is asked of the service's clock, never of this
-// machine's, which may be minutes off:
-//
-//   - every 2xx answer of the service (not of the JWT endpoint, which may run elsewhere)
-//     carries a Date header: the service's time, rounded down to the second, when it
-//     answered. Any later instant on the service's clock is at least that;
-//   - so an answer dated D that came in at local instant r shows that at local instant t the
-//     service's clock read at least D + (t - r), before r as well as after it (both clocks
-//     run at the same rate; the difference is measured on this machine's monotonic clock);
-//   - the bound used is the largest over the answers that the settling reads receive, for
-//     the local instant at which the lost request was last sent (the start of its last
-//     attempt, after any wait for the rate limiter).
-//
-// A subscription dated earlier than that bound, less serviceClockSkew, existed before the
-// request was sent. The bound is low by the Date header's rounding (under a second) and by the
-// time the answer took to come back; serviceClockSkew allows for the Date header and
-// createdDate coming from different machines of the service (clocks kept in step by NTP
-// differ by milliseconds; one second is a wide margin). Between them, a subscription of the
-// same content created by the same user less than about two seconds before the request was
-// sent cannot be told from this request's.
+// The service's clock, as its answers tell it. Every 2xx answer of the service (not of the JWT
+// endpoint) carries a Date header; an answer dated D that came in at local instant r shows that
+// at local instant t the service's clock read at least D + (t - r) (clockProbe.serviceTimeAt,
+// the largest bound over the answers seen). A subscription dated earlier than that bound at the
+// instant a lost create was last sent, less serviceClockSkew, existed before the create and is
+// never its result. This machine's wall clock is never the judge. Why, and the limits:
+// DESIGN.md#lost-answers-and-ownership.
 
 import (
 	"context"
@@ -34,7 +16,8 @@ import (
 )
 
 // serviceClockSkew is how much earlier than the bound derived from Date headers the service
-// may date a subscription that a request created (see above).
+// may date a subscription that a request created: the Date header and createdDate may come from
+// different machines of the service.
 const serviceClockSkew = time.Second
 
 // clockProbeKey is the context key of a *clockProbe.

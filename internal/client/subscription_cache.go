@@ -1,38 +1,13 @@
 package client
 
-// The listing cache behind ReadSubscription makes a Terraform refresh of N subscriptions cost
-// ceil(N / page size) list requests instead of N single reads.
-//
-// Design:
-//
-//   - The first ReadSubscription of an account in a Client lists the whole account, page by
-//     page with Config.ListPageSize (default 100, the largest page the service is known to
-//     accept), and keeps the result as a map by subscription ID. Later reads of the account
-//     are served from that map. Concurrent first reads share one listing (singleflight).
-//   - An ID missing from the listing is read with a single GET (getSubscribedEventForAccount), so a 404 stays
-//     the authority for "deleted", and a subscription created after the listing is still
-//     found. A listing that fails makes the reads fall back to single GETs; the failure is
-//     remembered (until the next write or the TTL), so that N reads do not try N listings.
-//   - Every write through the Client to an account (updateSubscriptions, createSubscriptions, deleteSubscriptionForAccount, bulkOperationsOnSubscriptionsForAccount, updateSubscription, deleteSubscription and createEventStreamTopicAndSubscription: any
-//     non-GET call, see Client.call) drops the account's listing once the write is over,
-//     whether it succeeded or not. Listings are versioned by a per-account generation that
-//     every write bumps: a listing that was in flight during a write is not stored, and a read
-//     that starts after a write never joins a listing started before it. So a read that
-//     follows a write through the same Client never sees the account as it was before the
-//     write.
-//   - A listing is served for at most Config.ListCacheTTL (default 1 minute) after it started.
-//     Terraform starts a new provider process (so a new Client and an empty cache) for every
-//     plan and apply, and reads managed resources only while refreshing, at the start of a
-//     plan walk; so one listing normally serves one refresh, and its age is about the
-//     duration of that refresh. The TTL bounds the age of what a long-lived Client serves (a
-//     plan walk that reaches some reads late, an SDK user keeping one Client for hours): a
-//     read never reports a state older than the TTL, and a relisting costs O(pages) again.
-//     A negative TTL disables the cache.
-//
-// The cost is per account, not per managed subscription: a configuration that manages a few
-// subscriptions of an account that holds many pays ceil(M / page size) requests for the
-// account's M subscriptions. It pays off as soon as a refresh reads more subscriptions of
-// the account than it has pages.
+// The listing cache behind ReadSubscription. The first read of an account lists it (pages of
+// Config.ListPageSize) and later reads of the account are served from that listing; concurrent
+// first reads share one listing. An ID the listing lacks is read with
+// getSubscribedEventForAccount, whose 404 alone means deleted. Every write through the Client to
+// the account (any non-GET call, see Client.call) drops its listing and bumps its generation, so
+// a listing in flight during a write is never stored. A listing is served for at most
+// Config.ListCacheTTL (negative: no cache); a failed listing sends reads to single GETs until
+// the next write or the TTL. Why, and what it costs: DESIGN.md#listings.
 
 import (
 	"context"
@@ -149,7 +124,7 @@ func (lc *listingCache) invalidate(account string) {
 // read of an account lists it page by page (Config.ListPageSize); later reads use that
 // listing until a write through this Client to the account or until Config.ListCacheTTL has
 // passed. An ID the listing does not hold, and every read after a failed listing, is read
-// with GetSubscription. See subscription_cache.go for the design.
+// with GetSubscription. See DESIGN.md#listings for the design.
 func (c *Client) ReadSubscription(ctx context.Context, accountID, id string) (*Subscription, error) {
 	account, err := c.account(accountID)
 	if err != nil || id == "" || c.cfg.ListCacheTTL < 0 {

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// startup is what the command prints once it listens.
+type startup struct {
+	// env is written to standard output in one write: KEY=VALUE lines only,
+	// EVENTNOTIFY_BASE_URL first, so that a script that sees the first line sees them all
+	// and can export every line. It holds no secret that the user passed in.
+	env string
+	// notes are for people, on standard error: where the address and the secrets come from.
+	notes []string
+}
+
+// startupOutput is what a mock started with o prints once it listens on addr.
+func startupOutput(o options, addr net.Addr) startup {
+	hostport, everyInterface := clientAddr(o.listen, addr)
+	baseURL := "http://" + hostport
+	lines := []string{
+		"EVENTNOTIFY_BASE_URL=" + baseURL,
+		"EVENTNOTIFY_AUTH_URL=" + baseURL,
+		"EVENTNOTIFY_ACCOUNT_ID=" + o.account,
+		"EVENTNOTIFY_USERNAME=" + o.username,
+	}
+	var notes []string
+	if everyInterface {
+		_, port, _ := net.SplitHostPort(hostport)
+		notes = append(notes, "listening on every interface, port "+port+"; EVENTNOTIFY_BASE_URL is the loopback "+
+			"address for clients on this machine. It answers only requests to localhost, a loopback address or a host "+
+			"given with -allow-host")
+	}
+	switch {
+	case o.password == "":
+		notes = append(notes, "password sign-in is off (-password \"\")")
+	case o.passwordSet:
+		notes = append(notes, "password: the value of -password (not printed)")
+	default: // the built-in demo password is public
+		lines = append(lines, "EVENTNOTIFY_PASSWORD="+o.password)
+	}
+	if o.apiToken != "" {
+		notes = append(notes, "API token: the value of -api-token (not printed), with the user name PLATFORM_TOKEN."+o.username)
+	}
+	return startup{env: strings.Join(lines, "\n") + "\n", notes: notes}
+}
+
+// clientAddr is the address a client on this machine uses to reach a listener on addr,
+// started with -listen listen, and whether it listens on every interface: addr itself, or
+// for every interface the loopback address of the family that -listen names (::1 for
+// [::]:port, else 127.0.0.1, which the dual-stack listener of :port also serves).
+func clientAddr(listen string, addr net.Addr) (string, bool) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String(), false
+	}
+	loopback := "127.0.0.1"
+	if host, _, err := net.SplitHostPort(listen); err == nil {
+		if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+			loopback = "::1"
+		}
+	}
+	return net.JoinHostPort(loopback, strconv.Itoa(tcp.Port)), true
+}

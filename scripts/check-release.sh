@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Checks the archives GoReleaser wrote to DIST (default dist/), as `make release-snapshot` does:
+#   - each terraform-provider-eventnotify_<version>_<os>_<arch>.zip holds the provider binary
+#     and nothing else but README.md and a LICENSE: it lands in every user's plugin cache;
+#   - the SHA256SUMS file lists exactly those zips and the registry manifest (the Registry
+#     rejects a release whose SHA256SUMS lists files it does not ingest), with the right sums;
+#   - every platform also has an eventnotify-mock_<version>_<os>_<arch> archive holding the mock.
+# Needs unzip, tar and sha256sum (or shasum).
+set -euo pipefail
+dist=${1:-dist}
+die() { echo "check-release: $*" >&2; exit 1; }
+command -v unzip >/dev/null || die "unzip is required"
+sha256() { if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
+
+provider=terraform-provider-eventnotify
+shopt -s nullglob
+sums_files=("$dist"/${provider}_*_SHA256SUMS)
+[ ${#sums_files[@]} -eq 1 ] || die "want one ${provider}_<version>_SHA256SUMS in $dist, found ${#sums_files[@]}"
+sums=${sums_files[0]}
+version=${sums##*/${provider}_}
+version=${version%_SHA256SUMS}
+zips=("$dist"/${provider}_"${version}"_*.zip)
+[ ${#zips[@]} -gt 0 ] || die "no ${provider}_${version}_<os>_<arch>.zip in $dist"
+
+for zip in "${zips[@]}"; do
+  while IFS= read -r entry; do
+    case "$entry" in
+      "${provider}_v${version}" | "${provider}_v${version}.exe" | README.md | LICENSE*) ;;
+      *) die "$(basename "$zip") holds $entry: a provider zip holds the provider binary, README.md and LICENSE only" ;;
+    esac
+  done < <(unzip -Z1 "$zip")
+  unzip -Z1 "$zip" | grep -qx "${provider}_v${version}\(\.exe\)\?" || die "$(basename "$zip") does not hold ${provider}_v${version}"
+done
+
+# SHA256SUMS: the provider's zips and the manifest, no more, no fewer.
+want=$(for zip in "${zips[@]}"; do basename "$zip"; done; echo "${provider}_${version}_manifest.json")
+got=$(awk '{ print $2 }' "$sums")
+[ "$(sort <<<"$want")" = "$(sort <<<"$got")" ] ||
+  die "$(basename "$sums") lists:"$'\n'"$got"$'\n'"want exactly:"$'\n'"$want"
+while read -r sum name; do
+  file="$dist/$name"
+  [ "$name" != "${provider}_${version}_manifest.json" ] || file=terraform-registry-manifest.json
+  [ "$(sha256 "$file" | awk '{ print $1 }')" = "$sum" ] || die "the sum of $name in $(basename "$sums") is wrong"
+done <"$sums"
+
+# The mock: an archive of its own per platform.
+for zip in "${zips[@]}"; do
+  platform=${zip##*/${provider}_"${version}"_}
+  platform=${platform%.zip}
+  mock_archives=()
+  for ext in tar.gz zip; do
+    [ ! -e "$dist/eventnotify-mock_${version}_${platform}.$ext" ] || mock_archives+=("$dist/eventnotify-mock_${version}_${platform}.$ext")
+  done
+  [ ${#mock_archives[@]} -eq 1 ] || die "want one eventnotify-mock_${version}_${platform} archive, found ${#mock_archives[@]}"
+  case "${mock_archives[0]}" in
+    *.zip) entries=$(unzip -Z1 "${mock_archives[0]}") ;;
+    *) entries=$(tar -tzf "${mock_archives[0]}") ;;
+  esac
+  grep -qx 'eventnotify-mock\(\.exe\)\?' <<<"$entries" || die "$(basename "${mock_archives[0]}") does not hold eventnotify-mock"
+done
+echo "check-release: ${#zips[@]} provider zips hold the provider alone, $(basename "$sums") lists them and the manifest only, and each platform has its mock archive"
