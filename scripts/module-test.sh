@@ -40,16 +40,17 @@ trap cleanup EXIT INT TERM
 go build -o "$work/bin/terraform-provider-eventnotify" .
 go build -o "$work/bin/eventnotify-mock" ./cmd/eventnotify-mock
 
-"$work/bin/eventnotify-mock" -listen 127.0.0.1:0 >"$work/mock.env" 2>"$work/mock.err" &
+# The account starts with the subscriptions of the module's seed file, as a user's account would.
+"$work/bin/eventnotify-mock" -listen 127.0.0.1:0 -seed examples/module-testing/tests/existing-subscriptions.json \
+  >"$work/mock.env" 2>"$work/mock.err" &
 mock_pid=$!
-# The mock's first line, once it listens, is EVENTNOTIFY_BASE_URL=<url>; the credential lines follow.
+# The mock writes its KEY=VALUE lines in one write once it listens; the first is EVENTNOTIFY_BASE_URL.
 for _ in $(seq 1 200); do
-  grep -q '^EVENTNOTIFY_USERNAME=' "$work/mock.env" 2>/dev/null && break
+  grep -q '^EVENTNOTIFY_BASE_URL=' "$work/mock.env" 2>/dev/null && break
   kill -0 "$mock_pid" 2>/dev/null || die "the mock server exited: $(cat "$work/mock.err")"
   sleep 0.05
 done
-grep -q '^EVENTNOTIFY_USERNAME=' "$work/mock.env" || die "the mock server did not start within 10 seconds"
-sleep 0.1 # the password line follows the user name
+grep -q '^EVENTNOTIFY_BASE_URL=' "$work/mock.env" || die "the mock server did not start within 10 seconds"
 while IFS='=' read -r key value; do
   case "$key" in EVENTNOTIFY_*) export "$key=$value" ;; esac
 done <"$work/mock.env"
@@ -65,4 +66,17 @@ provider_installation {
 RC
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 cp -R examples/module-testing "$work/module"
+# get installs the tests' helper module (tests/account); init would also ask the Registry for the
+# provider, which dev_overrides stands for here. A user's CI runs init instead.
+"$TERRAFORM" -chdir="$work/module" get -no-color >"$work/get.out" 2>&1 || { cat "$work/get.out" >&2; die "$cli get failed"; }
 "$TERRAFORM" -chdir="$work/module" test -no-color
+
+# The test command destroys what each file created: the account holds the seeded subscription
+# alone again.
+if command -v curl >/dev/null; then
+  left=$(curl -fsS "$EVENTNOTIFY_BASE_URL/_mock/stats" | sed -n 's/.*"subscriptions":\([0-9]*\).*/\1/p')
+  [ "$left" = 1 ] || die "after $cli test the account holds ${left:-an unknown number of} subscriptions, want only the seeded one"
+  echo "==> After $cli test the account holds the seeded subscription alone"
+else
+  echo "==> curl is not on PATH: not checking what the tests left in the account"
+fi

@@ -1,6 +1,8 @@
 # Integration tests: these apply against the mock server (eventnotify-mock), with the provider
 # configured from the EVENTNOTIFY_* lines the mock prints, exported as environment variables.
-# Terraform destroys what they created at the end of the file.
+# The mock starts with the account holding the subscription of existing-subscriptions.json
+# (eventnotify-mock -seed tests/existing-subscriptions.json). The test command destroys what
+# the runs created at the end of the file.
 provider "eventnotify" {}
 
 variables {
@@ -45,5 +47,22 @@ run "pauses_them_in_place" {
   assert {
     condition     = output.subscription_ids == var.created_ids
     error_message = "Pausing should update the subscriptions in place, not replace them."
+  }
+}
+
+run "leaves_other_subscriptions_alone" {
+  # A helper module reads the account after the module's runs.
+  module {
+    source = "./tests/account"
+  }
+
+  assert {
+    condition     = contains(output.ids, "3f2d9a54-8a7b-4c61-9d0e-5b8f1c2a7e90")
+    error_message = "The subscription the account held before should still be there."
+  }
+
+  assert {
+    condition     = length(output.ids) == 3
+    error_message = "The account should hold the existing subscription and the module's two."
   }
 }
