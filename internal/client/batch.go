@@ -55,6 +55,11 @@ func (e *ItemError) Error() string {
 		e.HTTPEquivalentCode, http.StatusText(e.HTTPEquivalentCode), msg)
 }
 
+// Is makes errors.Is(err, ErrNotFound) true for an item the service answered 404.
+func (e *ItemError) Is(target error) bool {
+	return target == ErrNotFound && e.HTTPEquivalentCode == http.StatusNotFound
+}
+
 // batchResult is one caller's share of a batch's answer.
 type batchResult[Out any] struct {
 	out Out

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -38,6 +39,10 @@ type Client struct {
 	now        func() time.Time
 
 	events eventCatalogue // the events catalogue, read once
+
+	// bulkUpdateRefused is set once the service refused a bulk update as a whole: updates
+	// go through single PUTs from then on (bulk_update.go).
+	bulkUpdateRefused atomic.Bool
 }
 
 // New validates cfg and builds a Client. It does no network I/O.

@@ -19,6 +19,11 @@ import (
 // This file is fakeAPI, a small scripted fake of the service, written from SERVICE.md for these unit
 // tests only: a JWT endpoint issuing real signed tokens and a bearer check in front of a
 // per-test handler for the /rest/v1 paths.
+//
+// It is not a second harness of the mock: the mock (internal/mockserver, started for the
+// mockserver_*_test.go files by internal/testsupport) implements the spec, while this fake answers
+// what each unit test scripts (JWT bodies of every form, slow or failing JWT requests, revoked
+// tokens, malformed and hostile answers), which the mock never does.
 
 const (
 	testAccount  = "acc-1"

@@ -5,8 +5,9 @@ package client_test
 // spec, each with tests against its own fakes; these cross-tests make any disagreement between
 // the two readings of the spec (JSON names, status codes, shapes, messages) fail.
 //
-// Every test starts its own httptest server around a fresh mockserver.Server, asserts request
-// counts through the mock's Count, JWTFetches and Requests, and never sleeps or measures time.
+// Every test starts a fresh mock through the shared harness (internal/testsupport), asserts
+// request counts through the mock's Count, JWTFetches and Requests, and never sleeps or measures
+// time.
 
 import (
 	"context"
@@ -23,15 +24,17 @@ import (
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
+// The harness's credentials (internal/testsupport), and a second account.
 const (
-	itAccount  = "acc-main"
+	itAccount  = testsupport.Account
 	itOther    = "acc-other"
-	itUser     = "alice@example.com"
-	itPassword = "alice-Pa55word"
-	itAPIToken = "alice-api-token-123"
-	itOTP      = "246810"
+	itUser     = testsupport.User
+	itPassword = testsupport.Password
+	itAPIToken = testsupport.APIToken
+	itOTP      = testsupport.OTP
 )
 
 // mockEnv is one cross-test's environment: the real mock service (internal/mockserver) behind
@@ -65,16 +68,12 @@ func (w *settleWaits) all() []time.Duration {
 	return slices.Clone(w.waits)
 }
 
-// newEnv starts a fresh mock server. With no users in cfg, alice may log in with a password.
+// newMockEnv starts a fresh mock server through the shared harness. With no users in cfg, the
+// harness's test users may log in (itUser with itPassword among them).
 func newMockEnv(t *testing.T, cfg mockserver.Config) *mockEnv {
 	t.Helper()
-	if len(cfg.Users) == 0 {
-		cfg.Users = []mockserver.User{{Username: itUser, Password: itPassword}}
-	}
-	mock := mockserver.New(cfg)
-	srv := httptest.NewServer(mock)
-	t.Cleanup(srv.Close)
-	return &mockEnv{t: t, mock: mock, srv: srv}
+	m := testsupport.Start(t, cfg)
+	return &mockEnv{t: t, mock: m.Server, srv: m.HTTP}
 }
 
 // config is a client configuration for alice's password login, with fast retries.

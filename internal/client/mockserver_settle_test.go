@@ -17,6 +17,7 @@ import (
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // putLike stores a subscription of in's content, created by user at at (the service's time).
@@ -180,7 +181,7 @@ func TestMockCreateLandsLater(t *testing.T) {
 // that it never takes the other's subscription for its own (two resources, one ID).
 func TestMockCreateLostNeverTakesAConcurrentCreate(t *testing.T) {
 	t.Parallel()
-	mock := mockserver.New(mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword}}})
+	mock := testsupport.New(mockserver.Config{})
 	arrived := make(chan struct{})
 	var posts atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -236,7 +237,7 @@ func TestMockCreateLostNeverTakesAConcurrentCreate(t *testing.T) {
 // again in its grace period, finds the subscription instead of creating it again.
 func TestMockCreateTimeoutLandsAfterwards(t *testing.T) {
 	t.Parallel()
-	mock := mockserver.New(mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword}}})
+	mock := testsupport.New(mockserver.Config{})
 	var posts, reads atomic.Int32
 	secondRead, landed := make(chan struct{}), make(chan struct{})
 	var readTwice sync.Once
@@ -297,7 +298,7 @@ func (w noDate) Write(b []byte) (int, error) {
 // named as a candidate, never adopted, and nothing is created again.
 func TestMockCreateLostWithoutServiceClock(t *testing.T) {
 	t.Parallel()
-	mock := mockserver.New(mockserver.Config{Users: []mockserver.User{{Username: itUser, Password: itPassword}}})
+	mock := testsupport.New(mockserver.Config{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mock.ServeHTTP(noDate{w}, r)
 	}))

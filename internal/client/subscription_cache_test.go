@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // These tests run ReadSubscription against the real mock service and count requests through
@@ -29,21 +29,19 @@ type cacheEnv struct {
 
 func newCacheEnv(t *testing.T, cfg mockserver.Config) *cacheEnv {
 	t.Helper()
-	mock := mockserver.New(cfg)
-	srv := httptest.NewServer(mock)
-	t.Cleanup(srv.Close)
-	return &cacheEnv{t: t, mock: mock, url: srv.URL}
+	m := testsupport.Start(t, cfg)
+	return &cacheEnv{t: t, mock: m.Server, url: m.URL}
 }
 
-// client builds a client for the mock's default user, with fast retries.
+// client builds a client for the harness's password user, with fast retries.
 func (e *cacheEnv) client(mods ...func(*Config)) *Client {
 	e.t.Helper()
 	cfg := Config{
 		BaseURL:      e.url,
 		AuthURL:      e.url,
 		AccountID:    cacheAccount,
-		Username:     mockserver.DefaultUsername,
-		Password:     mockserver.DefaultPassword,
+		Username:     testsupport.User,
+		Password:     testsupport.Password,
 		MaxRetries:   2,
 		RetryWaitMin: time.Millisecond,
 		RetryWaitMax: 5 * time.Millisecond,
@@ -520,9 +518,8 @@ func BenchmarkReadSubscriptionCached(b *testing.B) {
 // default parallelism (10), against the in-process mock: with the listing cache (11 list
 // requests and one JWT) and without it (1,000 single reads and one JWT).
 func BenchmarkRefresh1000(b *testing.B) {
-	mock := mockserver.New(mockserver.Config{})
-	srv := httptest.NewServer(mock)
-	defer srv.Close()
+	m := testsupport.Start(b, mockserver.Config{})
+	mock := m.Server
 	ids := make([]string, 0, 1000)
 	for i := range 1000 {
 		s := mock.PutSubscription(cacheAccount, mockserver.Subscription{EventName: fmt.Sprintf("EVENT.%04d", i), DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", Enabled: true})
@@ -538,8 +535,8 @@ func BenchmarkRefresh1000(b *testing.B) {
 			iterations := 0
 			for b.Loop() {
 				iterations++
-				c, err := New(Config{BaseURL: srv.URL, AuthURL: srv.URL, AccountID: cacheAccount,
-					Username: mockserver.DefaultUsername, Password: mockserver.DefaultPassword, ListCacheTTL: bc.ttl})
+				c, err := New(Config{BaseURL: m.URL, AuthURL: m.URL, AccountID: cacheAccount,
+					Username: testsupport.User, Password: testsupport.Password, ListCacheTTL: bc.ttl})
 				if err != nil {
 					b.Fatal(err)
 				}

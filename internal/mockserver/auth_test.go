@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -338,4 +339,14 @@ func TestAddUser(t *testing.T) {
 		(&http.Request{Header: h}).SetBasicAuth(testUser, testPassword)
 	})
 	r.wantNoBody(t, http.StatusUnauthorized)
+}
+
+// TestDefaultUser shows that a Server configured with no users accepts its default user (the
+// harness always configures users, so it starts this server itself).
+func TestDefaultUser(t *testing.T) {
+	ts := httptest.NewServer(mockserver.New(mockserver.Config{}))
+	t.Cleanup(ts.Close)
+	e := &testEnv{t: t, ts: ts}
+	token := e.jwtAs(testAccount, mockserver.DefaultUsername, mockserver.DefaultPassword, "")
+	e.do(http.MethodGet, subsPath(testAccount), token, nil).wantNoBody(t, http.StatusNoContent)
 }

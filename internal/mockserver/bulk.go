@@ -61,6 +61,13 @@ func (s *Server) bulkSubscriptions(w http.ResponseWriter, r *http.Request, c cal
 		writeSpecError(w, r, http.StatusBadRequest, msgs...)
 		return
 	}
+	s.mu.Lock()
+	refused := op == bulkUpdate && s.bulkUpdateRefused
+	s.mu.Unlock()
+	if refused {
+		writeSpecError(w, r, http.StatusBadRequest, msgBulkUpdateShape)
+		return
+	}
 
 	now := s.nowMillis()
 	statuses := make([]operationStatus, 0, len(items))
@@ -121,50 +128,7 @@ func bulkUpdateItem(a *account, raw json.RawMessage, username string, now int64)
 // mergeUpdate returns cur with the fields of item applied, or the
 // messages that reject the item.
 func mergeUpdate(cur Subscription, item object) (Subscription, []string) {
-	var msgs []string
-	required := []struct {
-		name  string
-		valid func(string) bool
-		msg   string
-		dst   *string
-	}{
-		{"eventName", validEventName, msgInvalidEventName, &cur.EventName},
-		{"destinationType", validDestinationType, msgInvalidDestType, &cur.DestinationType},
-		{"logLevel", validLogLevel, msgInvalidLogLevel, &cur.LogLevel},
-	}
-	for _, f := range required {
-		v, present, ok := item.str(f.name)
-		switch {
-		case !present:
-		case !ok || !f.valid(v):
-			msgs = append(msgs, f.msg)
-		default:
-			*f.dst = v
-		}
-	}
-	optional := []struct {
-		name string
-		dst  *string
-	}{
-		{"destinationEmail", &cur.DestinationEmail},
-		{"eventStreamsEnvironment", &cur.EventStreamsEnvironment},
-		{"eventStreamsEnvironmentName", &cur.EventStreamsEnvironmentName},
-		{"eventStreamsTopic", &cur.EventStreamsTopic},
-	}
-	for _, f := range optional {
-		v, present, ok := item.str(f.name)
-		switch {
-		case !ok:
-			msgs = append(msgs, "Invalid value for "+f.name+": must be a string")
-		case present:
-			*f.dst = v
-		}
-	}
-	if v, present, ok := item.boolean("enabled"); !ok {
-		msgs = append(msgs, "Invalid value for enabled: must be a boolean")
-	} else if present {
-		cur.Enabled = v
-	}
+	msgs := readFields(item, &cur, shapeBulkItem)
 	if v, present, ok := item.str("accountId"); present && (!ok || v != cur.AccountID) {
 		msgs = append(msgs, "Unable to update accountId")
 	}
@@ -174,10 +138,7 @@ func mergeUpdate(cur Subscription, item object) (Subscription, []string) {
 	if v, present, ok := item.str("createdBy"); present && (!ok || v != cur.CreatedBy) {
 		msgs = append(msgs, "Unable to update createdBy")
 	}
-	msgs = append(msgs, item.unknownFields(
-		"subscriptionId", "eventName", "destinationType", "logLevel", "accountId", "destinationEmail",
-		"eventStreamsEnvironment", "eventStreamsEnvironmentName", "eventStreamsTopic", "enabled",
-		"createdDate", "lastUpdatedDate", "createdBy", "lastUpdatedUserId")...)
+	msgs = append(msgs, item.unknownFields(knownFields(shapeBulkItem)...)...)
 	return cur, msgs
 }
 

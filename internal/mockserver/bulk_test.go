@@ -139,6 +139,8 @@ func TestBulkUpdate(t *testing.T) {
 		map[string]any{"subscriptionId": ids[4], "createdDate": 1, "logLevel": "BAD"},
 		"not an object",
 		roundTrip,
+		map[string]any{"subscriptionId": ids[2], "destinationEmail": "ops@example.com"},
+		map[string]any{"subscriptionId": ids[4], "eventStreamsTopic": false, "destinationEmail": 5, "eventName": 5, "enabled": nil},
 	}
 	editor := e.jwtAs(testAccount, "bulk@example.com", "pw", "")
 	got := e.bulk(editor, testAccount, map[string]any{"operation": "update", "subscriptions": items, "subscriptionIds": nil})
@@ -159,6 +161,8 @@ func TestBulkUpdate(t *testing.T) {
 		{ids[4], 400, "Must provide a valid logLevel; Unable to update createdDate"},
 		{"", 400, "Each subscription must be a JSON object"},
 		{ids[5], 200, "Updated successfully"},
+		{ids[2], 200, "Updated successfully"},
+		{ids[4], 400, "Must provide a valid eventName; Invalid value for destinationEmail: must be a string; Invalid value for eventStreamsTopic: must be a string"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d statuses, want %d: %+v", len(got), len(want), got)
@@ -184,7 +188,9 @@ func TestBulkUpdate(t *testing.T) {
 	check(1, func(s mockserver.Subscription) bool {
 		return s.LastUpdatedUserID == testUser && s.CreatedDate == created[1].CreatedDate
 	})
-	check(2, func(s mockserver.Subscription) bool { return s.EventStreamsTopic == "t9" })
+	check(2, func(s mockserver.Subscription) bool {
+		return s.EventStreamsTopic == "t9" && s.DestinationEmail == "ops@example.com" && s.LogLevel == created[2].LogLevel
+	})
 	check(3, func(s mockserver.Subscription) bool { return s.LogLevel == "ERROR" && s.LastUpdatedUserID == testUser })
 	check(4, func(s mockserver.Subscription) bool {
 		return s.AccountID == testAccount && s.LastUpdatedUserID == testUser

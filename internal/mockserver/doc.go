@@ -153,6 +153,9 @@
 //     "Must provide a valid ..." messages for invalid values, "Unknown
 //     field: <name>"; several problems joined with "; ". lastUpdatedDate
 //     and lastUpdatedUserId in an item are ignored.
+//     SetBulkUpdateRefused(true) refuses every update request as a whole
+//     (400 "Invalid subscriptions: unsupported item shape"), as a service
+//     expecting another item shape would; deletes are served as usual.
 //
 // Topics (createEventStreamTopicAndSubscription):
 //   - "<field> cannot be blank" for each blank required field, in the

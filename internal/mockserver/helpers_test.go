@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // The wire types below are written from the service spec, independently
@@ -83,25 +84,26 @@ type wireTopicResponse struct {
 	} `json:"data"`
 }
 
+// The harness's account and password user (internal/testsupport).
 const (
-	testAccount  = "acc-1"
-	testUser     = "demo"
-	testPassword = "demo-password"
+	testAccount  = testsupport.Account
+	testUser     = testsupport.User
+	testPassword = testsupport.Password
 )
 
-// testEnv is a mock server behind an httptest.Server.
+// testEnv is a mock server behind an httptest.Server, started by the shared harness.
 type testEnv struct {
 	t   *testing.T
 	srv *mockserver.Server
 	ts  *httptest.Server
 }
 
+// newEnv starts a fresh mock server configured by cfg; with no users in cfg, the harness's test
+// users may log in.
 func newEnv(t *testing.T, cfg mockserver.Config) *testEnv {
 	t.Helper()
-	srv := mockserver.New(cfg)
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return &testEnv{t: t, srv: srv, ts: ts}
+	m := testsupport.Start(t, cfg)
+	return &testEnv{t: t, srv: m.Server, ts: m.HTTP}
 }
 
 // response is a finished HTTP exchange.

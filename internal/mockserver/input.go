@@ -109,10 +109,53 @@ func (o object) unknownFields(known ...string) []string {
 	return out
 }
 
-// createFields are the fields of the spec's SubscriptionCreate.
-func createFields() []string {
-	return []string{"eventName", "destinationType", "logLevel", "eventStreamsEnvironment",
-		"eventStreamsEnvironmentName", "eventStreamsTopic", "enabled"}
+// inputShape is one of the spec's two input shapes of a subscription.
+type inputShape int
+
+const (
+	// shapeCreate is SubscriptionCreate (createSubscriptions, updateSubscriptions and
+	// updateSubscription): every required field is given, and the others default.
+	shapeCreate inputShape = iota
+	// shapeBulkItem is a Subscription in a bulk update: the fields it carries change, the others
+	// are kept; it may also carry destinationEmail and the server-managed fields.
+	shapeBulkItem
+)
+
+// stringField is a client-settable string field of a subscription: its JSON name, the rule its
+// value follows with the message that rejects it (valid nil: any string), and where it is kept.
+type stringField struct {
+	name  string
+	valid func(string) bool
+	msg   string
+	dst   func(*Subscription) *string
+}
+
+// stringFields are the client-settable string fields of shape: the required ones first, in the
+// spec's order of their messages, then the optional ones.
+func stringFields(shape inputShape) []stringField {
+	fields := []stringField{
+		{"eventName", validEventName, msgInvalidEventName, func(s *Subscription) *string { return &s.EventName }},
+		{"destinationType", validDestinationType, msgInvalidDestType, func(s *Subscription) *string { return &s.DestinationType }},
+		{"logLevel", validLogLevel, msgInvalidLogLevel, func(s *Subscription) *string { return &s.LogLevel }},
+	}
+	if shape == shapeBulkItem {
+		fields = append(fields, stringField{name: "destinationEmail", dst: func(s *Subscription) *string { return &s.DestinationEmail }})
+	}
+	return append(fields,
+		stringField{name: "eventStreamsEnvironment", dst: func(s *Subscription) *string { return &s.EventStreamsEnvironment }},
+		stringField{name: "eventStreamsEnvironmentName", dst: func(s *Subscription) *string { return &s.EventStreamsEnvironmentName }},
+		stringField{name: "eventStreamsTopic", dst: func(s *Subscription) *string { return &s.EventStreamsTopic }},
+	)
+}
+
+// knownFields are the members an input of shape may carry: its client-settable fields, enabled,
+// and the server-managed fields (rejected or checked by the caller, never unknown).
+func knownFields(shape inputShape) []string {
+	var names []string
+	for _, f := range stringFields(shape) {
+		names = append(names, f.name)
+	}
+	return append(append(names, "enabled"), managedFields()...)
 }
 
 // managedFields are the server-managed fields of a Subscription.
@@ -124,61 +167,47 @@ func validEventName(v string) bool       { return strings.TrimSpace(v) != "" }
 func validDestinationType(v string) bool { return v == "EVENT_STREAMS" || v == "EMAIL" }
 func validLogLevel(v string) bool        { return v == "INFO" || v == "WARNING" || v == "ERROR" }
 
-// subscriptionInput is a validated SubscriptionCreate.
-type subscriptionInput struct {
-	eventName, destinationType, logLevel string
-	env, envName, topic                  string
-	enabled                              bool
-}
-
-// parseCreate validates one SubscriptionCreate (updateSubscriptions, createSubscriptions and updateSubscription)
-// and returns its value or the 400 messages: the spec's "Must provide a
-// valid ..." ones first, in the spec's order, then type errors of the
-// optional fields, then server-managed fields, then unknown fields.
-func parseCreate(o object) (subscriptionInput, []string) {
-	var in subscriptionInput
+// readFields sets the client-settable fields o carries on sub, and returns the messages that
+// reject o's values: the spec's "Must provide a valid ..." ones first, in the spec's order, then
+// type errors of the optional fields and of enabled. A field o does not carry (or carries as
+// null) keeps sub's value; a required one is then rejected in shapeCreate.
+func readFields(o object, sub *Subscription, shape inputShape) []string {
 	var msgs []string
-	required := []struct {
-		name  string
-		valid func(string) bool
-		msg   string
-		dst   *string
-	}{
-		{"eventName", validEventName, msgInvalidEventName, &in.eventName},
-		{"destinationType", validDestinationType, msgInvalidDestType, &in.destinationType},
-		{"logLevel", validLogLevel, msgInvalidLogLevel, &in.logLevel},
-	}
-	for _, f := range required {
+	for _, f := range stringFields(shape) {
 		v, present, ok := o.str(f.name)
-		if !present || !ok || !f.valid(v) {
+		switch {
+		case !ok:
+			if f.valid != nil {
+				msgs = append(msgs, f.msg)
+			} else {
+				msgs = append(msgs, "Invalid value for "+f.name+": must be a string")
+			}
+		case !present:
+			if f.valid != nil && shape == shapeCreate {
+				msgs = append(msgs, f.msg)
+			}
+		case f.valid != nil && !f.valid(v):
 			msgs = append(msgs, f.msg)
-			continue
+		default:
+			*f.dst(sub) = v
 		}
-		*f.dst = v
 	}
-	optional := []struct {
-		name string
-		dst  *string
-	}{
-		{"eventStreamsEnvironment", &in.env},
-		{"eventStreamsEnvironmentName", &in.envName},
-		{"eventStreamsTopic", &in.topic},
-	}
-	for _, f := range optional {
-		v, _, ok := o.str(f.name)
-		if !ok {
-			msgs = append(msgs, "Invalid value for "+f.name+": must be a string")
-		}
-		*f.dst = v
-	}
-	in.enabled = true
 	if v, present, ok := o.boolean("enabled"); !ok {
 		msgs = append(msgs, "Invalid value for enabled: must be a boolean")
 	} else if present {
-		in.enabled = v
+		sub.Enabled = v
 	}
+	return msgs
+}
+
+// parseCreate validates one SubscriptionCreate (updateSubscriptions, createSubscriptions and
+// updateSubscription) and returns its client-settable fields (enabled defaults to true), or the
+// 400 messages: those of readFields, then server-managed fields, then unknown fields.
+func parseCreate(o object) (Subscription, []string) {
+	in := Subscription{Enabled: true}
+	msgs := readFields(o, &in, shapeCreate)
 	msgs = append(msgs, managedFieldMessages(o)...)
-	msgs = append(msgs, o.unknownFields(append(createFields(), managedFields()...)...)...)
+	msgs = append(msgs, o.unknownFields(knownFields(shapeCreate)...)...)
 	return in, msgs
 }
 
@@ -195,7 +224,7 @@ func managedFieldMessages(o object) []string {
 
 // parseCreateList validates the body of updateSubscriptions and createSubscriptions
 // (SubscriptionCreateRequest).
-func parseCreateList(o object) ([]subscriptionInput, []string) {
+func parseCreateList(o object) ([]Subscription, []string) {
 	msgs := o.unknownFields("subscriptions")
 	items, present, ok := o.array("subscriptions")
 	switch {
@@ -204,7 +233,7 @@ func parseCreateList(o object) ([]subscriptionInput, []string) {
 	case !ok:
 		return nil, append([]string{"subscriptions must be an array"}, msgs...)
 	}
-	out := make([]subscriptionInput, 0, len(items))
+	out := make([]Subscription, 0, len(items))
 	var itemMsgs []string
 	for _, raw := range items {
 		item, isObj := asObject(raw)

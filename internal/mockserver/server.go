@@ -62,6 +62,8 @@ type Server struct {
 	destTypes       []CatalogueEntry
 	transform       func(*Subscription)
 
+	bulkUpdateRefused bool // every bulk update is refused as a whole (SetBulkUpdateRefused)
+
 	faults      []*faultState
 	nextFaultID int
 	later       []*laterWork // work of requests whose answer a Later fault gave early

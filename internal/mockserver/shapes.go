@@ -90,3 +90,16 @@ func applyTransform(fn func(*Subscription), subs []Subscription) {
 		fn(&subs[i])
 	}
 }
+
+// msgBulkUpdateShape is the message of a bulk update refused by SetBulkUpdateRefused.
+const msgBulkUpdateShape = "Invalid subscriptions: unsupported item shape"
+
+// SetBulkUpdateRefused makes the server refuse every bulkOperationsOnSubscriptionsForAccount
+// request of operation "update" as a whole, with 400 "Invalid subscriptions: unsupported
+// item shape", as a service whose item shape differs from the one a client sends would (the
+// description leaves the shape open); nothing is changed. Bulk deletes are served as usual.
+func (s *Server) SetBulkUpdateRefused(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bulkUpdateRefused = on
+}

@@ -131,7 +131,7 @@ func pageMetadata(q listQuery, total, n int) *paginationMetadata {
 }
 
 // newSubscription builds a stored subscription from validated input.
-func newSubscription(accountID, username string, in subscriptionInput, now int64) *Subscription {
+func newSubscription(accountID, username string, in Subscription, now int64) *Subscription {
 	sub := &Subscription{
 		SubscriptionID: uuid.NewString(),
 		AccountID:      accountID,
@@ -142,16 +142,25 @@ func newSubscription(accountID, username string, in subscriptionInput, now int64
 	return sub
 }
 
-// applyInput sets the client-settable fields of sub from in.
-func applyInput(sub *Subscription, in subscriptionInput, username string, now int64) {
-	sub.EventName = in.eventName
-	sub.DestinationType = in.destinationType
-	sub.LogLevel = in.logLevel
-	sub.EventStreamsEnvironment = in.env
-	sub.EventStreamsEnvironmentName = in.envName
-	sub.EventStreamsTopic = in.topic
-	sub.Enabled = in.enabled
+// applyInput sets the fields of a SubscriptionCreate on sub from in (parseCreate's value).
+func applyInput(sub *Subscription, in Subscription, username string, now int64) {
+	for _, f := range stringFields(shapeCreate) {
+		*f.dst(sub) = *f.dst(&in)
+	}
+	sub.Enabled = in.Enabled
 	touch(sub, username, now)
+}
+
+// addAll stores a new subscription of c's account for each of ins, created by c's user at now,
+// and returns them as stored. The caller holds s.mu.
+func addAll(a *account, c call, ins []Subscription, now int64) []Subscription {
+	out := make([]Subscription, len(ins))
+	for i, in := range ins {
+		sub := newSubscription(c.accountID, c.username, in, now)
+		a.put(sub)
+		out[i] = *sub
+	}
+	return out
 }
 
 // touch records an update by username at now.
@@ -162,7 +171,7 @@ func touch(sub *Subscription, username string, now int64) {
 
 // readCreateList reads and validates the body of updateSubscriptions and createSubscriptions,
 // answering 400 itself when it is not valid.
-func readCreateList(w http.ResponseWriter, r *http.Request) ([]subscriptionInput, bool) {
+func readCreateList(w http.ResponseWriter, r *http.Request) ([]Subscription, bool) {
 	o, msg, ok := readObject(w, r)
 	if !ok {
 		writeSpecError(w, r, http.StatusBadRequest, msg)
@@ -188,12 +197,7 @@ func (s *Server) replaceSubscriptions(w http.ResponseWriter, r *http.Request, c 
 	a := s.accountLocked(c.accountID, true)
 	had := a.size()
 	a.clear()
-	out := make([]Subscription, len(ins))
-	for i, in := range ins {
-		sub := newSubscription(c.accountID, c.username, in, now)
-		a.put(sub)
-		out[i] = *sub
-	}
+	out := addAll(a, c, ins, now)
 	transform := s.transform
 	s.mu.Unlock()
 
@@ -221,13 +225,7 @@ func (s *Server) createSubscriptions(w http.ResponseWriter, r *http.Request, c c
 	}
 	now := s.nowMillis()
 	s.mu.Lock()
-	a := s.accountLocked(c.accountID, true)
-	out := make([]Subscription, len(ins))
-	for i, in := range ins {
-		sub := newSubscription(c.accountID, c.username, in, now)
-		a.put(sub)
-		out[i] = *sub
-	}
+	out := addAll(s.accountLocked(c.accountID, true), c, ins, now)
 	transform := s.transform
 	s.mu.Unlock()
 
@@ -263,23 +261,9 @@ func pathID(w http.ResponseWriter, r *http.Request, c call) (string, bool) {
 
 // getSubscription serves getSubscribedEventForAccount.
 func (s *Server) getSubscription(w http.ResponseWriter, r *http.Request, c call) {
-	id, ok := pathID(w, r, c)
-	if !ok {
-		return
+	if id, ok := pathID(w, r, c); ok {
+		s.serveOne(w, r, c, id, nil)
 	}
-	s.mu.Lock()
-	sub := s.accountLocked(c.accountID, false).get(id)
-	var out Subscription
-	if sub != nil {
-		out = *sub
-	}
-	shape, transform := s.singleShape, s.transform
-	s.mu.Unlock()
-	if sub == nil {
-		writeSpecError(w, r, http.StatusNotFound, msgSubscriptionNotFound(c.subscriptionID))
-		return
-	}
-	writeSingle(w, r, shape, transform, out)
 }
 
 // updateSubscription serves updateSubscription: the client-settable fields are
@@ -302,7 +286,7 @@ func (s *Server) updateSubscription(w http.ResponseWriter, r *http.Request, c ca
 	case !isObj:
 		msgs = append([]string{"subscription must be a JSON object"}, msgs...)
 	}
-	var in subscriptionInput
+	var in Subscription
 	if len(msgs) == 0 {
 		in, msgs = parseCreate(item)
 	}
@@ -311,13 +295,24 @@ func (s *Server) updateSubscription(w http.ResponseWriter, r *http.Request, c ca
 		return
 	}
 
+	s.serveOne(w, r, c, id, func(a *account, sub *Subscription) {
+		applyInput(sub, in, c.username, s.nowMillis())
+		a.changed()
+	})
+}
+
+// serveOne answers getSubscribedEventForAccount and updateSubscription once the request is
+// valid: under the lock it applies change (nil for a read) to c's account's subscription id, then
+// answers it, or 404 when the account holds no such subscription.
+func (s *Server) serveOne(w http.ResponseWriter, r *http.Request, c call, id string, change func(*account, *Subscription)) {
 	s.mu.Lock()
 	a := s.accountLocked(c.accountID, false)
 	sub := a.get(id)
 	var out Subscription
 	if sub != nil {
-		applyInput(sub, in, c.username, s.nowMillis())
-		a.changed()
+		if change != nil {
+			change(a, sub)
+		}
 		out = *sub
 	}
 	shape, transform := s.singleShape, s.transform

@@ -72,6 +72,8 @@ func createListCases() []struct {
 		{"misspelt field", list(managed("eventStreamsEnvironmentId", "env")), []string{"Unknown field: eventStreamsEnvironmentId"}},
 		{"messages in order", list(withFields(map[string]any{"eventName": nil, "createdBy": "x", "zzz": 1, "aaa": 2})),
 			[]string{msgEventName, "createdBy is managed by the service and cannot be provided", "Unknown field: aaa", "Unknown field: zzz"}},
+		{"type errors after the required fields", list(withFields(map[string]any{"enabled": 1, "eventStreamsEnvironment": true, "logLevel": 3, "eventName": nil})),
+			[]string{msgEventName, msgLogLevel, "Invalid value for eventStreamsEnvironment: must be a string", "Invalid value for enabled: must be a boolean"}},
 	}
 }
 

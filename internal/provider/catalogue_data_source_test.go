@@ -66,13 +66,6 @@ var (
 	}
 )
 
-// setTestCatalogues gives the mock known catalogues.
-func (m *testMock) setTestCatalogues() {
-	m.SetEvents(testEvents)
-	m.SetLogLevels(testLevels)
-	m.SetDestinationTypes(testDestinationTypes)
-}
-
 // TestAccCatalogues_authModes reads the catalogues with every way of
 // authenticating.
 func TestAccCatalogues_authModes(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,72 +22,6 @@ import (
 )
 
 const topicAddr = "eventnotify_event_streams_topic.test"
-
-// topicArgs are the arguments of the test topic.
-var topicArgs = []string{
-	`environment_id    = "env-1"`,
-	`subscription_name = "ops-alerts"`,
-	`topic_name        = "alerts"`,
-	`topic_description = "Alerts for the operations team"`,
-}
-
-// topicConfig renders the test topic with the given argument lines.
-func topicConfig(args ...string) string {
-	return fmt.Sprintf(`
-resource "eventnotify_event_streams_topic" "test" {
-  %s
-}
-`, strings.Join(args, "\n  "))
-}
-
-// withTopicArg returns topicArgs with the argument named by line replaced by
-// line (or added when topicArgs has no such argument); a line of only the
-// name removes the argument.
-func withTopicArg(line string) []string {
-	name := strings.Fields(line)[0]
-	out := make([]string, 0, len(topicArgs)+1)
-	found := false
-	for _, a := range topicArgs {
-		if strings.Fields(a)[0] == name {
-			found = true
-			if line == name {
-				continue
-			}
-			a = line
-		}
-		out = append(out, a)
-	}
-	if !found && line != name {
-		out = append(out, line)
-	}
-	return out
-}
-
-// checkMockTopics asserts the mock holds, for the account, exactly the topics
-// given as "<environment_id>/<topic_name>" with the subscription names on each
-// joined by commas.
-func (m *testMock) checkMockTopics(account string, want ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		var got []string
-		for _, t := range m.Topics(account) {
-			got = append(got, t.EnvironmentID+"/"+t.Name+" "+strings.Join(t.SubscriptionNames, ","))
-		}
-		if !slices.Equal(got, want) {
-			return fmt.Errorf("account %s holds topics %q, want %q", account, got, want)
-		}
-		return nil
-	}
-}
-
-// checkNoDeletes asserts that nothing asked the mock to delete anything.
-func (m *testMock) checkNoDeletes() resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if n := m.Count(http.MethodDelete, ""); n != 0 {
-			return fmt.Errorf("%d DELETE requests reached the service", n)
-		}
-		return nil
-	}
-}
 
 // TestAccEventStreamsTopicResource_create creates a topic, checks that a
 // refresh and plan change nothing without asking the service, adds a second

@@ -1,11 +1,9 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,73 +23,6 @@ import (
 //
 // Drift between two plans (one subscription deleted, one changed outside
 // Terraform) is TestAccSubscriptionResource_drift.
-
-// manyConfig renders n subscriptions with count, each on its own topic.
-func manyConfig(n int) string {
-	return fmt.Sprintf(`
-resource "eventnotify_subscription" "many" {
-  count               = %d
-  event_name          = "ATOM.STATUS"
-  destination_type    = "EVENT_STREAMS"
-  log_level           = "ERROR"
-  event_streams_topic = "topic-${count.index}"
-}
-`, n)
-}
-
-// providerBlockRetries is providerBlock with max_retries set to n.
-func (m *testMock) providerBlockRetries(n int, extra ...string) string {
-	p := m.providerConfig(extra...)
-	p.maxRetries = n
-	return p.String()
-}
-
-// statusCount counts the requests of the mock's log that matched method and
-// route ("" matches any) and were answered with status (0: no answer).
-func (m *testMock) statusCount(method, route string, status int) int {
-	n := 0
-	for _, r := range m.Requests() {
-		if (method == "" || r.Method == method) && (route == "" || r.Route == route) && r.Status == status {
-			n++
-		}
-	}
-	return n
-}
-
-// mockIDs returns the ids of the account's subscriptions in the mock, sorted.
-func (m *testMock) mockIDs(account string) []string {
-	var ids []string
-	for _, s := range m.Subscriptions(account) {
-		ids = append(ids, s.SubscriptionID)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-// stateIDs returns the ids of the subscriptions in state, sorted.
-func stateIDs(s *terraform.State) []string {
-	var ids []string
-	for _, r := range s.RootModule().Resources {
-		if r.Type == "eventnotify_subscription" {
-			ids = append(ids, r.Primary.ID)
-		}
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-// checkStateMatchesMock asserts that state and the mock hold the same n
-// subscriptions: none lost, none duplicated, none orphaned.
-func (m *testMock) checkStateMatchesMock(n int) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		inState, inMock := stateIDs(s), m.mockIDs(testAccount)
-		if len(inMock) != n || !slices.Equal(inState, inMock) {
-			return fmt.Errorf("state holds %d subscriptions %v, the mock %d %v; want the same %d",
-				len(inState), inState, len(inMock), inMock, n)
-		}
-		return nil
-	}
-}
 
 // TestAccFault_throttled429 answers 30% of all requests with 429 and a
 // Retry-After of one second: an apply of 20 subscriptions, its refresh and its
@@ -169,29 +100,6 @@ func TestAccFault_readErrors(t *testing.T) {
 			},
 		},
 	})
-}
-
-// countActions is a plan check that counts the planned actions on the
-// subscriptions.
-type countActions struct{ creates, noops int }
-
-// CheckPlan implements plancheck.PlanCheck.
-func (c countActions) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	creates, noops := 0, 0
-	for _, rc := range req.Plan.ResourceChanges {
-		if rc.Type != "eventnotify_subscription" {
-			continue
-		}
-		switch {
-		case rc.Change.Actions.Create():
-			creates++
-		case rc.Change.Actions.NoOp():
-			noops++
-		}
-	}
-	if creates != c.creates || noops != c.noops {
-		resp.Error = fmt.Errorf("plan creates %d and keeps %d subscriptions, want %d and %d", creates, noops, c.creates, c.noops)
-	}
 }
 
 // TestAccFault_createServerError answers two creates with the service's 500

@@ -63,18 +63,6 @@ func TestAccStateTruth_lostCreateAnswers(t *testing.T) {
 	}
 }
 
-// lostAnswers counts the requests with method whose answer the mock replaced
-// after doing the work (a 5xx or a dropped connection).
-func (m *testMock) lostAnswers(method string) int {
-	n := 0
-	for _, r := range m.Requests() {
-		if r.Method == method && r.Route == mockserver.RouteSubscriptions && (r.Status >= 500 || r.Status == 0) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestAccStateTruth_lostUpdateAndDeleteAnswers loses three update and three
 // delete answers after the mock acted, every write on its own: the idempotent
 // PUT and DELETE are retried (a repeated DELETE meets the service's 404,
@@ -126,18 +114,6 @@ func TestAccStateTruth_lostUpdateAndDeleteAnswers(t *testing.T) {
 			},
 		},
 	})
-}
-
-// lostAnswersOn counts single-subscription requests with method that were
-// answered with a 5xx.
-func (m *testMock) lostAnswersOn(method string) int {
-	n := 0
-	for _, r := range m.Requests() {
-		if r.Method == method && r.Route == mockserver.RouteSubscription && r.Status >= 500 {
-			n++
-		}
-	}
-	return n
 }
 
 // TestAccBatch_lostBatchAnswers loses the answer of half of the create

@@ -1,17 +1,14 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -20,22 +17,6 @@ import (
 // what it says: its clock (Date headers) against the candidates' createdDate, the
 // subscriptions a create answer lists, and the grace period in which a lost create may still
 // land.
-
-// settleFactories serves the provider with the grace period of lost create answers run
-// without waiting (every read of it is still made), and, when gate is not nil, with the gate
-// deciding when batches go out.
-func settleFactories(gate *batchGate) map[string]func() (tfprotov6.ProviderServer, error) {
-	return map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
-			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
-				c.SettleWait = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-				if gate != nil {
-					c.BatchReady = gate.ready
-				}
-			}}
-		}),
-	}
-}
 
 // twinConfig renders subscriptions with identical inputs, one per name.
 func twinConfig(names ...string) string {

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,9 +45,6 @@ func providerWarnings(out string) []string {
 	}
 	return summaries
 }
-
-// listRequests counts the mock's list requests (listSubscribedEventsForAccount pages).
-func (m *testMock) listRequests() int { return m.Count(http.MethodGet, mockserver.RouteSubscriptions) }
 
 // TestAccPlanWarnings_accountTakeover creates eventnotify_account_subscriptions with one entry
 // on an account that holds 3 subscriptions. The plan says "1 to add" and warns, naming each of

@@ -27,17 +27,18 @@ func protocolServerFor(newProvider func() *EventNotifyProvider) func() (tfprotov
 		}
 		full, ok := framework.(frameworkServer)
 		if !ok {
-			return nil, fmt.Errorf("the framework's provider server (%T) does not serve list resources", framework)
+			return nil, fmt.Errorf("the framework's provider server (%T) does not serve list resources and actions", framework)
 		}
 		return &protocolServer{frameworkServer: full, account: newAccountProtocol(p)}, nil
 	}
 }
 
-// frameworkServer is what the framework's provider server serves: the provider and its
-// list resources (tf6server looks for the list methods on the server it is given).
+// frameworkServer is what the framework's provider server serves: the provider, its list
+// resources and its actions (tf6server looks for their methods on the server it is given).
 type frameworkServer interface {
 	tfprotov6.ProviderServer
 	tfprotov6.ListResourceServer
+	tfprotov6.ActionServer
 }
 
 // protocolServer is the framework's provider server, except for the calls that

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -28,6 +29,7 @@ var (
 	_ provider.Provider                       = &EventNotifyProvider{}
 	_ provider.ProviderWithEphemeralResources = &EventNotifyProvider{}
 	_ provider.ProviderWithListResources      = &EventNotifyProvider{}
+	_ provider.ProviderWithActions            = &EventNotifyProvider{}
 )
 
 // EventNotifyProvider is the provider implementation.
@@ -241,6 +243,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data
 	resp.ListResourceData = data
+	resp.ActionData = data
 	p.configured.Store(data)
 	tflog.Info(ctx, "Configured eventnotify client")
 }
@@ -275,4 +278,9 @@ func (p *EventNotifyProvider) EphemeralResources(_ context.Context) []func() eph
 // ListResources lists the provider's list resources (terraform query, Terraform 1.14 and later).
 func (p *EventNotifyProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{NewSubscriptionListResource}
+}
+
+// Actions lists the provider's actions (Terraform 1.14 and later).
+func (p *EventNotifyProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{NewDisableSubscriptionsAction, NewEnableSubscriptionsAction}
 }

@@ -120,16 +120,6 @@ func TestResolveSettings_goodInputFromEnv(t *testing.T) {
 	}
 }
 
-// noWrites asserts that the mock received no write (any method but GET).
-func (m *testMock) noWrites(t *testing.T) {
-	t.Helper()
-	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		if n := m.Count(method, ""); n != 0 {
-			t.Errorf("bad input sent %d %s requests to the service", n, method)
-		}
-	}
-}
-
 // TestAccBadInput_providerArguments runs bad provider blocks through the
 // Terraform CLI, with a subscription to create: each fails before any request.
 func TestAccBadInput_providerArguments(t *testing.T) {

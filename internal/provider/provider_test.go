@@ -2,37 +2,16 @@ package provider
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
-
-// Credentials of the mock's test users.
-const (
-	testAccount     = "acc-test"
-	testUser        = "demo"
-	testPassword    = "demo-password"
-	testTokenUser   = "sso-user"
-	testAPIToken    = "tok-3f9a2c"
-	testOTPUser     = "mfa-user"
-	testOTPPassword = "mfa-password"
-	testOTP         = "493817"
-)
-
-// testProviderFactories serves the provider in-process to the Terraform CLI.
-var testProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"eventnotify": ProtocolServer("test"),
-}
 
 // TestMain makes acceptance runs hermetic: no CLI configuration file, no
 // EVENTNOTIFY_* variables from the caller's shell, and a loud failure when
@@ -57,107 +36,6 @@ func TestMain(m *testing.M) {
 		fmt.Printf("acceptance tests run %s\n", cli)
 	}
 	os.Exit(m.Run())
-}
-
-// testMock is a mock service started for one test.
-type testMock struct {
-	*mockserver.Server
-	URL string
-}
-
-// newTestMock starts a fresh mock server for one test, with a password user,
-// an API-token user and an OTP user, all allowed on testAccount.
-func newTestMock(t testing.TB) *testMock {
-	t.Helper()
-	srv := mockserver.New(mockserver.Config{Users: []mockserver.User{
-		{Username: testUser, Password: testPassword},
-		{Username: testTokenUser, APIToken: testAPIToken},
-		{Username: testOTPUser, Password: testOTPPassword, OTP: testOTP},
-	}})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return &testMock{Server: srv, URL: ts.URL}
-}
-
-// providerConfig is a test's provider block: the mock's account and
-// addresses, the password user, no client-side rate limit and two retries,
-// unless the test changes a field. String renders it as HCL; tests change
-// the fields, never the rendered text.
-type providerConfig struct {
-	accountID            string
-	baseURL, authURL     string
-	credentials          string // HCL lines
-	maxRequestsPerSecond string
-	maxRetries           int
-	extra                []string // more lines inside the block
-}
-
-// providerConfig returns the mock's default provider block, with extra lines.
-func (m *testMock) providerConfig(extra ...string) providerConfig {
-	return providerConfig{
-		accountID:            testAccount,
-		baseURL:              m.URL,
-		authURL:              m.URL,
-		credentials:          fmt.Sprintf("username = %q\n  password = %q", testUser, testPassword),
-		maxRequestsPerSecond: "0",
-		maxRetries:           2,
-		extra:                extra,
-	}
-}
-
-// String renders the provider block.
-func (p providerConfig) String() string {
-	return fmt.Sprintf(`
-provider "eventnotify" {
-  account_id              = %q
-  base_url                = %q
-  auth_url                = %q
-  max_requests_per_second = %s
-  max_retries             = %d
-  %s
-  %s
-}
-`, p.accountID, p.baseURL, p.authURL, p.maxRequestsPerSecond, p.maxRetries, p.credentials, strings.Join(p.extra, "\n  "))
-}
-
-// providerBlock renders the mock's default provider block; extra lines are
-// added inside the block.
-func (m *testMock) providerBlock(extra ...string) string { return m.providerConfig(extra...).String() }
-
-// providerBlockWith renders the mock's provider block with the given
-// credential lines.
-func (m *testMock) providerBlockWith(credentials string, extra ...string) string {
-	p := m.providerConfig(extra...)
-	p.credentials = credentials
-	return p.String()
-}
-
-// expectRejectedWithoutRequests runs config, expects it to fail with expect,
-// and checks that not a single request (not even a JWT fetch) reached the mock:
-// what is rejected at plan or configure time must never reach the service.
-func (m *testMock) expectRejectedWithoutRequests(t *testing.T, config string, expect *regexp.Regexp) {
-	t.Helper()
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
-		Steps:                    []resource.TestStep{{Config: config, ExpectError: expect}},
-	})
-	if n := m.Count("", ""); n != 0 {
-		t.Errorf("a rejected configuration sent %d requests to the service", n)
-	}
-}
-
-// errorPattern matches a diagnostic that contains the phrases in order,
-// whatever line wrapping Terraform applies between their words.
-func errorPattern(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, p := range phrases {
-		words := strings.Fields(p)
-		for j, w := range words {
-			words[j] = regexp.QuoteMeta(w)
-		}
-		quoted[i] = strings.Join(words, `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, `.*`))
 }
 
 // TestAccProvider_configurationErrors runs invalid provider blocks through

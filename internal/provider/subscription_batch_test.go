@@ -7,63 +7,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
 // Batched writes, made deterministic: instead of a time window, a batch is
 // sent once it holds `size` writes, or all the writes that are still to come
 // (the test knows how many it expects per step).
-
-// batchGate sends a batch once it holds size writes or the rest of the step's
-// expected writes.
-type batchGate struct {
-	mu       sync.Mutex
-	size     int
-	expected int // writes the current step makes
-	sent     int
-}
-
-// expect starts a step that makes n writes.
-func (g *batchGate) expect(n int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.expected, g.sent = n, 0
-}
-
-// ready is client.Config.BatchReady.
-func (g *batchGate) ready(_ string, pending int) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if pending >= g.size || g.sent+pending >= g.expected {
-		g.sent += pending
-		return true
-	}
-	return false
-}
-
-// factories serves the provider with the gate deciding when batches go out.
-func (g *batchGate) factories() map[string]func() (tfprotov6.ProviderServer, error) {
-	return map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
-			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) { c.BatchReady = g.ready }}
-		}),
-	}
-}
-
-// writeRequests counts the mock's create and delete requests, single or bulk.
-func (m *testMock) writeRequests() int {
-	return m.Count(http.MethodPost, mockserver.RouteSubscriptions) + m.Count(http.MethodPatch, mockserver.RouteSubscriptions) +
-		m.Count(http.MethodDelete, mockserver.RouteSubscription)
-}
 
 // TestAccBatch_createAndDestroy100 creates and destroys 100 subscriptions at
 // Terraform's default parallelism (10) in batches of at least 5: at most 30

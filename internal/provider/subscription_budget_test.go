@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -13,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // Request budgets of eventnotify_subscription at scale, checked through the mock's counters
@@ -121,18 +121,6 @@ resource "eventnotify_subscription" "test" {
 `, n, k)
 }
 
-// subscriptionByTopic finds the mock's subscription with the given topic.
-func (m *testMock) subscriptionByTopic(t *testing.T, topic string) mockserver.Subscription {
-	t.Helper()
-	for _, s := range m.Subscriptions(testAccount) {
-		if s.EventStreamsTopic == topic {
-			return s
-		}
-	}
-	t.Fatalf("no subscription with topic %q", topic)
-	return mockserver.Subscription{}
-}
-
 func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -145,13 +133,7 @@ func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := mockserver.New(mockserver.Config{
-				Users:       []mockserver.User{{Username: testUser, Password: testPassword}},
-				MaxPageSize: tc.maxPage,
-			})
-			ts := httptest.NewServer(srv)
-			t.Cleanup(ts.Close)
-			m := &testMock{Server: srv, URL: ts.URL}
+			m := fromHarness(testsupport.Start(t, mockserver.Config{MaxPageSize: tc.maxPage}))
 
 			const k, deleted, changed = 5, 10, 20
 			n := tc.n

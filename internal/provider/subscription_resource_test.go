@@ -20,15 +20,6 @@ import (
 
 const subAddr = "eventnotify_subscription.test"
 
-// subscriptionConfig renders the test subscription with the given argument lines.
-func subscriptionConfig(args ...string) string {
-	return fmt.Sprintf(`
-resource "eventnotify_subscription" "test" {
-  %s
-}
-`, strings.Join(args, "\n  "))
-}
-
 var (
 	minimalArgs = []string{`event_name = "ATOM.STATUS"`, `destination_type = "EVENT_STREAMS"`, `log_level = "ERROR"`}
 	fullArgs    = append(append([]string{}, minimalArgs...),
@@ -38,28 +29,6 @@ var (
 		`enabled = false`,
 	)
 )
-
-// checkMockEmpty is a CheckDestroy that asserts the mock holds no subscription.
-func (m *testMock) checkMockEmpty(accounts ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		for _, a := range append(accounts, testAccount) {
-			if subs := m.Subscriptions(a); len(subs) != 0 {
-				return fmt.Errorf("account %s still holds %d subscriptions after destroy", a, len(subs))
-			}
-		}
-		return nil
-	}
-}
-
-// checkMockHolds asserts the mock holds exactly n subscriptions of the account.
-func (m *testMock) checkMockHolds(account string, n int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if got := len(m.Subscriptions(account)); got != n {
-			return fmt.Errorf("account %s holds %d subscriptions, want %d", account, got, n)
-		}
-		return nil
-	}
-}
 
 // TestAccSubscriptionResource_lifecycle creates a subscription with only the
 // required arguments, sets every optional one, unsets them again, imports it
@@ -254,16 +223,6 @@ func TestAccSubscriptionResource_accountReplaces(t *testing.T) {
 }
 
 var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// onlySubscription returns the one subscription the mock holds for testAccount.
-func (m *testMock) onlySubscription(t *testing.T) mockserver.Subscription {
-	t.Helper()
-	subs := m.Subscriptions(testAccount)
-	if len(subs) != 1 {
-		t.Fatalf("mock holds %d subscriptions, want 1", len(subs))
-	}
-	return subs[0]
-}
 
 // TestAccSubscriptionResource_drift changes and deletes the subscription
 // behind Terraform's back and checks that plans repair both.

@@ -1,0 +1,219 @@
+package provider
+
+// The actions eventnotify_disable_subscriptions and eventnotify_enable_subscriptions (Terraform
+// 1.14 and later; OpenTofu has no actions) pause and resume an account's subscriptions, for
+// example around a deployment (`lifecycle { action_trigger { ... } }` on another resource).
+// Both list the account once, select the subscriptions that match every filter given (all of
+// them when none is), and write those whose enabled flag differs from the target through the
+// client's bulk update: one request per max_batch_size subscriptions, or one PUT each when the
+// service refuses the bulk update (client.UpdateSubscriptionsBulk). Each subscription is sent
+// with the settings the listing showed and the new enabled flag.
+//
+// An action keeps no state: an eventnotify_subscription that manages a paused subscription with
+// enabled = true plans an update back to true until the subscription is enabled again (see the
+// actions' pages).
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// subscriptionsAction is the shared implementation of the two actions; enable is the enabled
+// flag they set.
+type subscriptionsAction struct {
+	data   *providerData
+	enable bool
+}
+
+// subscriptionsActionModel is the configuration of either action.
+type subscriptionsActionModel struct {
+	AccountID       types.String `tfsdk:"account_id"`
+	EventName       types.String `tfsdk:"event_name"`
+	DestinationType types.String `tfsdk:"destination_type"`
+	LogLevel        types.String `tfsdk:"log_level"`
+	IDs             types.List   `tfsdk:"ids"`
+}
+
+// verb is what the action does to a subscription: "disable" or "enable".
+func (a *subscriptionsAction) verb() string {
+	if a.enable {
+		return "enable"
+	}
+	return "disable"
+}
+
+// Schema builds the arguments: the filters of the eventnotify_subscriptions data source
+// (without enabled, which the action sets) and ids.
+func (a *subscriptionsAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	verb := a.verb()
+	attrs := map[string]schema.Attribute{}
+	for _, f := range subscriptionFilterTable() {
+		if f.boolean {
+			continue
+		}
+		description := f.description
+		if f.name == "account_id" {
+			description = "Account whose subscriptions to " + verb + ". Defaults to the provider's `account_id`."
+		}
+		attrs[f.name] = schema.StringAttribute{MarkdownDescription: description, Optional: true, Validators: f.validators}
+	}
+	attrs["ids"] = schema.ListAttribute{
+		MarkdownDescription: "Only the subscriptions with these ids (UUIDs, compared without regard to case). " +
+			"An id that is not a subscription of the account is reported in a warning.",
+		Optional:    true,
+		ElementType: types.StringType,
+		Validators:  []validator.List{listvalidator.ValueStringsAre(uuidString())},
+	}
+	state := "`enabled = false`: the service stops sending their notifications until they are enabled again"
+	if a.enable {
+		state = "`enabled = true`: the service sends their notifications again"
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Sets the subscriptions of an account that match every filter given (all of them when none is) to " +
+			state + ". Only the subscriptions whose `enabled` differs are written, up to `max_batch_size` of them in one " +
+			"request (one request each when the service does not accept several at once). A subscription the service " +
+			"refuses is reported in an error that names it; the others are changed all the same. " +
+			"Actions need Terraform 1.14 or later; OpenTofu has no actions.",
+		Attributes: attrs,
+	}
+}
+
+// Configure receives the provider's client.
+func (a *subscriptionsAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	a.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// Invoke lists the account, selects and writes the subscriptions, and reports progress.
+func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var config subscriptionsActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() || !providerConfigured(a.data, &resp.Diagnostics, "eventnotify_"+a.verb()+"_subscriptions action") {
+		return
+	}
+	var ids []string
+	resp.Diagnostics.Append(config.IDs.ElementsAs(ctx, &ids, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	account := a.data.account(config.AccountID)
+	progress := func(format string, args ...any) {
+		if resp.SendProgress != nil {
+			resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
+		}
+	}
+
+	subs, err := a.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
+		return
+	}
+	matched, unknownIDs := config.selectSubscriptions(subs, ids)
+	if len(unknownIDs) > 0 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("ids"), "Subscriptions not found",
+			fmt.Sprintf("Account %s has no subscription with the id %s; the action went on with the others.",
+				account, strings.Join(unknownIDs, ", ")))
+	}
+	var updates []client.SubscriptionUpdate
+	for _, s := range matched {
+		if s.Enabled != a.enable {
+			updates = append(updates, subscriptionToggle(s, a.enable))
+		}
+	}
+	past := a.verb() + "d"
+	if len(matched) == 0 {
+		progress("No subscription of account %s matches the filters (%d listed): nothing to %s.", account, len(subs), a.verb())
+		return
+	}
+	progress("%d of the %d %s of account %s %s; %d to %s, %d already %s.",
+		len(matched), len(subs), plural(len(subs), "subscription", "subscriptions"), account, plural(len(matched), "matches", "match"),
+		len(updates), a.verb(), len(matched)-len(updates), past)
+	if len(updates) == 0 {
+		return
+	}
+
+	failed := 0
+	for i, r := range a.data.client.UpdateSubscriptionsBulk(ctx, account, updates) {
+		if r.Err != nil {
+			failed++
+			addSubscriptionActionError(&resp.Diagnostics, a.verb(), updates[i], r.Err)
+		}
+	}
+	if failed == 0 {
+		progress("%s %d %s of account %s.", capitalize(past), len(updates), plural(len(updates), "subscription", "subscriptions"), account)
+	} else {
+		progress("%s %d of %d %s of account %s; %d failed.", capitalize(past), len(updates)-failed, len(updates),
+			plural(len(updates), "subscription", "subscriptions"), account, failed)
+	}
+}
+
+// selectSubscriptions returns the subscriptions that match every filter (event names compared
+// without regard to case, ids too), in the data source's order (event name without regard to
+// case, then id), and the ids given that are not among subs.
+func (m subscriptionsActionModel) selectSubscriptions(subs []client.Subscription, ids []string) ([]client.Subscription, []string) {
+	filters := subscriptionFilters{EventName: m.EventName, DestinationType: m.DestinationType, LogLevel: m.LogLevel, Enabled: types.BoolNull()}
+	wanted := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		wanted[strings.ToLower(id)] = true
+	}
+	seen := make(map[string]bool, len(subs))
+	var matched []client.Subscription
+	for i := range subs {
+		key := strings.ToLower(subs[i].ID)
+		seen[key] = true
+		if (len(ids) == 0 && m.IDs.IsNull() || wanted[key]) && filters.matches(subscriptionFromAPI("", &subs[i])) {
+			matched = append(matched, subs[i])
+		}
+	}
+	slices.SortFunc(matched, func(a, b client.Subscription) int {
+		return cmp.Or(cmp.Compare(strings.ToUpper(a.EventName), strings.ToUpper(b.EventName)), cmp.Compare(a.ID, b.ID))
+	})
+	var unknown []string
+	for _, id := range ids {
+		if !seen[strings.ToLower(id)] {
+			unknown = append(unknown, id)
+		}
+	}
+	return matched, unknown
+}
+
+// subscriptionToggle is the update that sets s's enabled flag and keeps its other settings.
+func subscriptionToggle(s client.Subscription, enabled bool) client.SubscriptionUpdate {
+	return client.SubscriptionUpdate{ID: s.ID, Input: client.SubscriptionInput{
+		EventName: s.EventName, DestinationType: s.DestinationType, LogLevel: s.LogLevel,
+		EventStreamsEnvironment: s.EventStreamsEnvironment, EventStreamsEnvironmentName: s.EventStreamsEnvironmentName,
+		EventStreamsTopic: s.EventStreamsTopic, Enabled: &enabled,
+	}}
+}
+
+// addSubscriptionActionError reports the failure of one subscription's update, naming it.
+func addSubscriptionActionError(diags *diag.Diagnostics, verb string, u client.SubscriptionUpdate, err error) {
+	summary := fmt.Sprintf("Unable to %s subscription %s (%s)", verb, u.ID, u.Input.EventName)
+	if errors.Is(err, client.ErrOutcomeUnknown) {
+		diags.AddError(summary, err.Error()+"\n\nThe service may or may not have applied the change. "+
+			"Invoke the action again once the service answers.")
+		return
+	}
+	addClientError(diags, summary, err)
+}
+
+// capitalize upper-cases the first letter of an ASCII word.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,113 @@
+package provider
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-version"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// featureActions: actions (`terraform apply -invoke`, `action_trigger`); OpenTofu has none.
+var featureActions = cliFeature{what: "actions", terraform: "1.14.0"}
+
+// TestCLIFeatureActions pins the versions that run actions.
+func TestCLIFeatureActions(t *testing.T) {
+	for _, tc := range []struct {
+		name, version string
+		want          bool
+	}{
+		{"Terraform", "1.14.0", true},
+		{"Terraform", "1.15.9-dev", true},
+		{"Terraform", "1.13.3", false},
+		{"OpenTofu", "1.12.6", false},
+		{"OpenTofu", "1.99.0", false},
+	} {
+		cli := &cliInfo{Name: tc.name, Version: version.Must(version.NewVersion(tc.version))}
+		if got, why := cli.supports(featureActions); got != tc.want || (!got && why == "") {
+			t.Errorf("%s %s supports actions = %v (%q), want %v", tc.name, tc.version, got, why, tc.want)
+		}
+	}
+}
+
+// TestAccSubscriptionsAction_cli runs the actions' examples with the CLI (Terraform 1.14 and
+// later; skipped, saying why, below it and under OpenTofu, which has no actions): the action
+// invoked with -invoke disables the matching subscriptions only; the deployment example pauses
+// and resumes the status subscriptions around an update; and a managed subscription that an
+// action paused plans back to enabled, unless its enabled is in ignore_changes.
+func TestAccSubscriptionsAction_cli(t *testing.T) {
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.require(featureActions)
+	seedListSubscriptions(m)
+
+	// -invoke: the ERROR subscriptions of the provider's account (3 and 4) are paused.
+	w.copyFile("../../examples/actions/eventnotify_disable_subscriptions/action.tf", "main.tf")
+	before := snapshot(m)
+	out := w.mustRun(nil, "apply", "-invoke=action.eventnotify_disable_subscriptions.errors", "-auto-approve", "-input=false", "-no-color")
+	for _, want := range []string{"2 of the 5 subscriptions of account " + testAccount + " match; 2 to disable, 0 already disabled.",
+		"Disabled 2 subscriptions of account " + testAccount + "."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terraform apply -invoke does not show %q:\n%s", want, out)
+		}
+	}
+	wantOnlyToggled(t, m, before, false, sid("3"), sid("4"))
+	if got := m.Count(http.MethodPatch, mockserver.RouteSubscriptions); got != 1 {
+		t.Errorf("%d bulk requests, want 1", got)
+	}
+	w.remove("main.tf")
+
+	// action_trigger: the deployment's first apply runs no action; its update pauses the
+	// status subscriptions (1 is paused already, 2 is not) and resumes them afterwards.
+	w.copyFile("../../examples/actions/eventnotify_disable_subscriptions/deployment.tf", "main.tf")
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	if got := m.Count(http.MethodPatch, mockserver.RouteSubscriptions); got != 1 {
+		t.Errorf("creating the deployment sent %d more bulk requests, want none", got-1)
+	}
+	before = snapshot(m)
+	out = w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color", "-var", "release=2024.07.1")
+	disabled := strings.Index(out, "Disabled 1 subscription of account "+testAccount)
+	enabled := strings.Index(out, "Enabled 2 subscriptions of account "+testAccount)
+	if disabled < 0 || enabled < disabled {
+		t.Errorf("the deployment's update does not pause, then resume, the status subscriptions:\n%s", out)
+	}
+	// Both end enabled: 2 went back to what it was, 1 (paused before) is enabled now.
+	wantOnlyToggled(t, m, before, true, sid("1"), sid("2"))
+	if got := m.Count(http.MethodPatch, mockserver.RouteSubscriptions); got != 3 {
+		t.Errorf("%d bulk requests in all, want 3", got)
+	}
+	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+	w.remove("main.tf")
+
+	// A managed subscription with enabled = true that an action paused plans back to true.
+	w.write("main.tf", `resource "eventnotify_subscription" "deploy" {
+  event_name                   = "ATOM.DEPLOYMENT"
+  destination_type             = "EVENT_STREAMS"
+  log_level                    = "INFO"
+  event_streams_environment_id = "env-1"
+  event_streams_topic          = "deployments"
+  enabled                      = true
+}
+
+action "eventnotify_disable_subscriptions" "deployments" {
+  config {
+    event_name = "atom.deployment"
+  }
+}
+`)
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	w.mustRun(nil, "apply", "-invoke=action.eventnotify_disable_subscriptions.deployments", "-auto-approve", "-input=false", "-no-color")
+	out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if code != 2 || !strings.Contains(out, "~ enabled") {
+		t.Errorf("plan after pausing a managed subscription: exit %d, want 2 with a change of enabled:\n%s", code, out)
+	}
+
+	// The pages' advice: ignore_changes = [enabled] leaves the flag to the actions.
+	w.write("main.tf", strings.Replace(w.read("main.tf"), "  enabled                      = true\n",
+		"  enabled                      = true\n\n  lifecycle {\n    ignore_changes = [enabled]\n  }\n", 1))
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Errorf("plan with ignore_changes = [enabled] after pausing: exit %d, want 0:\n%s", code, out)
+	}
+}
