@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -49,7 +48,14 @@ type BulkUpdateResult struct {
 // wireBulkUpdateItem is one item of a bulk update: a Subscription with its subscriptionId and
 // the settings of a SubscriptionInput, empty strings included.
 type wireBulkUpdateItem struct {
-	SubscriptionID              string `json:"subscriptionId"`
+	SubscriptionID string `json:"subscriptionId"`
+	bulkSettings
+}
+
+// bulkSettings are the fields of SubscriptionInput as a bulk update item carries them: empty
+// strings included, so that an update clears what it leaves empty. The fields are
+// SubscriptionInput's, in its order, so that a conversion between the two compiles.
+type bulkSettings struct {
 	EventName                   string `json:"eventName"`
 	DestinationType             string `json:"destinationType"`
 	LogLevel                    string `json:"logLevel"`
@@ -125,13 +131,7 @@ func (c *Client) updateChunk(ctx context.Context, accountID string, updates []Su
 func (c *Client) bulkUpdateItems(ctx context.Context, accountID string, updates []SubscriptionUpdate) ([]OperationStatus, error) {
 	items := make([]wireBulkUpdateItem, len(updates))
 	for i, u := range updates {
-		in := u.Input
-		items[i] = wireBulkUpdateItem{
-			SubscriptionID: u.ID, EventName: in.EventName, DestinationType: in.DestinationType,
-			LogLevel: in.LogLevel, EventStreamsEnvironment: in.EventStreamsEnvironment,
-			EventStreamsEnvironmentName: in.EventStreamsEnvironmentName,
-			EventStreamsTopic:           in.EventStreamsTopic, Enabled: in.Enabled,
-		}
+		items[i] = wireBulkUpdateItem{SubscriptionID: u.ID, bulkSettings: bulkSettings(u.Input)}
 	}
 	if len(updates) > 1 {
 		tflog.Debug(ctx, "Updating subscriptions in one request", map[string]any{"account_id": accountID, "subscriptions": len(updates)})
@@ -196,12 +196,11 @@ func (c *Client) settleUpdate(ctx context.Context, accountID string, u Subscript
 	return nil
 }
 
-// holdsInput reports whether s has the settings of in.
+// holdsInput reports whether s has the settings of in, as the service may spell them back
+// (contentFields); an unset Enabled is left as it is.
 func holdsInput(s Subscription, in SubscriptionInput) bool {
-	return s.EventName == in.EventName && s.DestinationType == in.DestinationType &&
-		strings.EqualFold(s.LogLevel, canonicalLogLevel(in.LogLevel)) &&
-		s.EventStreamsEnvironment == in.EventStreamsEnvironment &&
-		s.EventStreamsEnvironmentName == in.EventStreamsEnvironmentName &&
-		s.EventStreamsTopic == in.EventStreamsTopic &&
-		(in.Enabled == nil || s.Enabled == *in.Enabled)
+	if in.Enabled == nil {
+		in.Enabled = &s.Enabled
+	}
+	return s.key() == in.key()
 }

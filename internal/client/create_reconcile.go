@@ -9,8 +9,9 @@ package client
 // subscription sent, or a timeout or reset after the request may have been sent), the client
 // reads the account and looks for what the request would have created:
 //
-//   - the same content (event name without regard to case, destination type, log level with
-//     the service's alternative spellings, environment id and name, topic, enabled);
+//   - the same content (every field of contentFields, content_fields.go, compared as the
+//     service may spell it back: event name and destination type without regard to case, log
+//     level with the service's alternative spellings);
 //   - not existing before the request was sent: dated by the service no earlier than its own
 //     clock showed when the request was sent (from the Date headers of its answers, less
 //     serviceClockSkew; see service_clock.go). This machine's clock is never the judge;
@@ -159,30 +160,6 @@ func (cs *claimSet) claimed(id string) bool {
 	defer cs.mu.Unlock()
 	_, ok := cs.ids[listingKey(id)]
 	return ok
-}
-
-// contentKey is what identifies a subscription's content, as the service may spell it back.
-func contentKey(eventName, destinationType, logLevel, env, envName, topic string, enabled bool) string {
-	return strings.Join([]string{
-		strings.ToLower(strings.TrimSpace(eventName)),
-		strings.ToUpper(strings.TrimSpace(destinationType)),
-		canonicalLogLevel(logLevel),
-		env, envName, topic,
-		fmt.Sprint(enabled),
-	}, "\x00")
-}
-
-// key is the content key of an input; an unset Enabled is the service's default, true.
-func (in SubscriptionInput) key() string {
-	enabled := in.Enabled == nil || *in.Enabled
-	return contentKey(in.EventName, in.DestinationType, in.LogLevel, in.EventStreamsEnvironment,
-		in.EventStreamsEnvironmentName, in.EventStreamsTopic, enabled)
-}
-
-// key is the content key of a subscription.
-func (s Subscription) key() string {
-	return contentKey(s.EventName, s.DestinationType, s.LogLevel, s.EventStreamsEnvironment,
-		s.EventStreamsEnvironmentName, s.EventStreamsTopic, s.Enabled)
 }
 
 // matchCreated pairs the subscriptions of a create's answer with the inputs that asked for

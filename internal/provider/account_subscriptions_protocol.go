@@ -3,10 +3,7 @@ package provider
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"math/big"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -21,36 +18,47 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// accountProtocol answers four calls of eventnotify_account_subscriptions from the plugin
-// protocol's values directly, on their common path:
-//   - UpgradeResourceState of a JSON state of the current schema version: decoded and
-//     encoded again, as the framework does, without its walk for blocks (the schema has none)
-//     and with encoding/json (valueFromJSON) instead of tftypes' token-by-token decoder;
+// accountProtocol answers three calls of eventnotify_account_subscriptions from the plugin
+// protocol's values directly, on the path of a plan that changes nothing:
 //   - ValidateResourceConfig of a configuration whose entries are known objects: the
 //     attributes' own validators;
 //   - ReadResource of a state without private data: refreshEntries, the resource's own Read;
-//   - PlanResourceChange of an update that changes nothing: the plan is the prior state.
+//   - PlanResourceChange of an update that changes nothing: the plan is the prior state,
+//     where the state holds the schema's defaults (schemaDefaults).
 //
-// Every plan of the resource makes all four (Terraform validates twice). The framework's
+// Every plan of the resource makes all three (Terraform validates twice). The framework's
 // cost of a call grows with every value of a resource's data: it walks the configuration,
 // the plan and the state several times per call and looks up each value's schema each time.
-// For one resource holding 1000 subscriptions (14,000 values) that is about 0.1 s of CPU to
-// upgrade, 0.2 s to validate, 0.4 s to read and 1.2 s to plan
-// (BenchmarkAccountSubscriptions1000), where Terraform plans 1000 terraform_data in about
-// 1.4 s in all. Everything else goes to the
-// framework, and so does any request these paths do not recognise as theirs: a create,
-// destroy or change, private state, an identity, a value that does not decode, a provider
-// not yet configured, a configuration the schema rejects (a read-only attribute set, a
-// required one left out). TestAccountProtocol_* check, call by call, that both answer the
-// same.
+// BenchmarkAccountSubscriptions1000 runs both on the same state of one resource holding 1000
+// subscriptions (13,000 values). On an idle machine (BENCHMARKS.md, framework v1.19) the
+// framework took 205 ms to validate, 430 ms to read and 1160 ms to plan, the fast path 20, 78
+// and 21 ms: 1.8 s saved per plan, where the whole no-change `terraform plan` of the resource
+// takes 1.25 s with the fast path. Everything else goes to the framework, and so does any
+// request these paths do not recognise as theirs: a create, destroy or change, private
+// state, an identity, a value that does not decode, a provider not yet configured, a
+// configuration the schema rejects (a read-only attribute set, a required one left out).
+// TestAccountProtocol_* check, call by call, that both answer the same.
+//
+// When it goes (DESIGN.md#the-protocol-fast-path): a fast path stays only while it saves at
+// least a tenth of the no-change plan's wall time (make bench, account scenario, 1000
+// subscriptions: 0.125 s today). After each upgrade of terraform-plugin-framework, run
+// BenchmarkAccountSubscriptions1000; once the framework's validate (counted twice), read and
+// plan take less than that much longer than the fast path's, delete this file,
+// account_subscriptions_protocol_defaults.go, protocol_server.go (ProtocolServer becomes
+// providerserver.NewProtocol6WithError) and their tests. UpgradeResourceState's fast path
+// went by that rule: it saved 95 ms (122 ms against 27).
 type accountProtocol struct {
 	provider *EventNotifyProvider
 	typeName string         // eventnotify_account_subscriptions
 	schema   schema.Schema  // the resource's schema
 	typ      tftypes.Object // the resource's value type
 	entry    tftypes.Type   // the value type of one entry of subscriptions
+	// defaults are the values that the schema's defaults give where the configuration leaves
+	// an attribute out, top level and entries; nil when a default cannot be evaluated here,
+	// which leaves every plan to the framework.
+	defaults *schemaDefaults
 	// answered counts the calls answered here, by kind (tests read it).
-	answered struct{ upgrade, validate, read, plan atomic.Int64 }
+	answered struct{ validate, read, plan atomic.Int64 }
 }
 
 // newAccountProtocol reads the resource's type name and value type from the resource.
@@ -67,7 +75,7 @@ func newAccountProtocol(p *EventNotifyProvider) *accountProtocol {
 	// and every call would go to the framework.
 	typ, _ := s.Schema.Type().TerraformType(ctx).(tftypes.Object)
 	return &accountProtocol{provider: p, typeName: name.TypeName, schema: s.Schema, typ: typ,
-		entry: accountEntryType().TerraformType(ctx)}
+		entry: accountEntryType().TerraformType(ctx), defaults: defaultsOf(ctx, s.Schema)}
 }
 
 // accountValue is the top level of the resource's value.
@@ -100,97 +108,6 @@ func (a *accountProtocol) decodeAccount(dv *tfprotov6.DynamicValue) (tftypes.Val
 		}
 	}
 	return v, out, true
-}
-
-// upgradeResourceState is UpgradeResourceState of a JSON state written with the current
-// schema version.
-func (a *accountProtocol) upgradeResourceState(req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, bool) {
-	if req.Version != a.schema.Version || req.RawState == nil || req.RawState.JSON == nil {
-		return nil, false
-	}
-	v, err := valueFromJSON(a.typ, req.RawState.JSON)
-	if err != nil {
-		return nil, false
-	}
-	dv, err := tfprotov6.NewDynamicValue(a.typ, v)
-	if err != nil {
-		return nil, false
-	}
-	a.answered.upgrade.Add(1)
-	return &tfprotov6.UpgradeResourceStateResponse{UpgradedState: &dv}, true
-}
-
-// valueFromJSON decodes JSON state of type typ as the framework does (tftypes.ValueFromJSON,
-// attributes the type does not have ignored), for the types of this resource: objects, maps,
-// strings, numbers and bools. Anything else is an error, which leaves the call to the
-// framework.
-func valueFromJSON(typ tftypes.Type, raw []byte) (tftypes.Value, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return tftypes.Value{}, err
-	}
-	if d.More() {
-		return tftypes.Value{}, errors.New("data after the JSON value")
-	}
-	return terraformValue(typ, v)
-}
-
-// terraformValue converts a decoded JSON value to a value of type typ.
-func terraformValue(typ tftypes.Type, v any) (tftypes.Value, error) {
-	if v == nil {
-		return tftypes.NewValue(typ, nil), nil
-	}
-	switch t := typ.(type) {
-	case tftypes.Object:
-		m, ok := v.(map[string]any)
-		if !ok || len(t.OptionalAttributes) > 0 {
-			return tftypes.Value{}, fmt.Errorf("%s: got %T", typ, v)
-		}
-		attrs := make(map[string]tftypes.Value, len(t.AttributeTypes))
-		for name, attrType := range t.AttributeTypes {
-			a, err := terraformValue(attrType, m[name])
-			if err != nil {
-				return tftypes.Value{}, err
-			}
-			attrs[name] = a
-		}
-		return tftypes.NewValue(typ, attrs), nil
-	case tftypes.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return tftypes.Value{}, fmt.Errorf("%s: got %T", typ, v)
-		}
-		elems := make(map[string]tftypes.Value, len(m))
-		for key, e := range m {
-			ev, err := terraformValue(t.ElementType, e)
-			if err != nil {
-				return tftypes.Value{}, err
-			}
-			elems[key] = ev
-		}
-		return tftypes.NewValue(typ, elems), nil
-	}
-	switch {
-	case typ.Is(tftypes.String):
-		if s, ok := v.(string); ok {
-			return tftypes.NewValue(typ, s), nil
-		}
-	case typ.Is(tftypes.Bool):
-		if b, ok := v.(bool); ok {
-			return tftypes.NewValue(typ, b), nil
-		}
-	case typ.Is(tftypes.Number):
-		if n, ok := v.(json.Number); ok {
-			f, _, err := big.ParseFloat(string(n), 10, 512, big.ToNearestEven)
-			if err != nil {
-				return tftypes.Value{}, err
-			}
-			return tftypes.NewValue(typ, f), nil
-		}
-	}
-	return tftypes.Value{}, fmt.Errorf("%s: got %T", typ, v)
 }
 
 // validateResourceConfig is ValidateResourceConfig of a configuration whose subscriptions
@@ -376,7 +293,7 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 
 // planResourceChange is PlanResourceChange of an update that changes nothing: the proposed
 // new state is the prior state, and neither the defaults nor the provider's account change
-// it. The framework would plan the prior state: no computed value is marked unknown (the
+// it (schemaDefaults). The framework would plan the prior state: no computed value is marked unknown (the
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
 // every entry's subscription under its key (copyComputed of identical entries), warns
 // about nothing (each entry's destination is the state's (accountSettingWarnings), and the
@@ -408,16 +325,15 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 			return nil, false
 		}
 	}
-	// The default of enabled applies where the configuration leaves it out. (Terraform
-	// proposes the configuration's keys, so they are the state's.)
+	// The schema's defaults apply where the configuration leaves an attribute out: the state
+	// must hold them there. (Terraform proposes the configuration's keys, so they are the
+	// state's.)
+	if a.defaults == nil || !a.defaults.holdTop(req.Config, req.PriorState, a.typ) {
+		return nil, false
+	}
 	for key, c := range config.subscriptions {
-		if _, ok := held.subscriptions[key]; !ok {
-			return nil, false
-		}
-		if !enabledLeftOut(c) {
-			continue
-		}
-		if on, ok := enabledOf(held.subscriptions[key]); !ok || !on {
+		h, ok := held.subscriptions[key]
+		if !ok || !a.defaults.hold(a.defaults.entry, c, h) {
 			return nil, false
 		}
 	}
@@ -430,30 +346,6 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 // decoding one of them.
 func sameEncoding(a, b *tfprotov6.DynamicValue) bool {
 	return a != nil && b != nil && len(a.MsgPack) > 0 && bytes.Equal(a.MsgPack, b.MsgPack)
-}
-
-// enabledLeftOut reports whether a configured entry leaves enabled out (or is not an
-// object whose enabled can be read, which the caller treats the same: no shortcut).
-func enabledLeftOut(entry tftypes.Value) bool {
-	var attrs map[string]tftypes.Value
-	if !entry.IsKnown() || entry.IsNull() || entry.As(&attrs) != nil {
-		return true
-	}
-	return attrs["enabled"].IsNull()
-}
-
-// enabledOf returns a state entry's enabled.
-func enabledOf(entry tftypes.Value) (bool, bool) {
-	var attrs map[string]tftypes.Value
-	if !entry.IsKnown() || entry.IsNull() || entry.As(&attrs) != nil {
-		return false, false
-	}
-	enabled := attrs["enabled"]
-	var on bool
-	if !enabled.IsKnown() || enabled.IsNull() || enabled.As(&on) != nil {
-		return false, false
-	}
-	return on, true
 }
 
 // protocolDiagnostics converts diagnostics as the framework does: severity, summary,

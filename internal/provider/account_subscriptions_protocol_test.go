@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"slices"
@@ -512,63 +511,6 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 	}
 }
 
-func TestAccountProtocol_upgradeMatchesFramework(t *testing.T) {
-	m := newTestMock(t)
-	subs := seedKinds(m)
-	tw := newTwinServers(t, m)
-	top := map[string]any{"id": testAccount, "account_id": testAccount}
-	full, err := json.Marshal(jsonValue(tw.account(top, byID(subs, stateEntry))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nullMap, err := json.Marshal(jsonValue(tw.account(top, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra := strings.Replace(string(full), `"account_id":`, `"retired_attribute":"x","account_id":`, 1)
-	cases := []struct {
-		name     string
-		raw      *tfprotov6.RawState
-		version  int64
-		wantFast bool
-	}{
-		{name: "a state of the current version", raw: &tfprotov6.RawState{JSON: full}, wantFast: true},
-		{name: "a null map", raw: &tfprotov6.RawState{JSON: nullMap}, wantFast: true},
-		{name: "an attribute the schema no longer has", raw: &tfprotov6.RawState{JSON: []byte(extra)}, wantFast: true},
-		{name: "an entry attribute the schema no longer has", raw: &tfprotov6.RawState{JSON: []byte(
-			strings.Replace(string(full), `"created_by":`, `"retired":{"a":[1,2]},"created_by":`, 1))}, wantFast: true},
-		{name: "large and fractional numbers", raw: &tfprotov6.RawState{JSON: []byte(
-			strings.Replace(strings.Replace(string(full), `"created_date":1700000000000`, `"created_date":9007199254740993`, 1),
-				`"last_updated_date":1700000100000`, `"last_updated_date":1.5`, 1))}, wantFast: true},
-		{name: "JSON that does not fit the schema", raw: &tfprotov6.RawState{JSON: []byte(`{"subscriptions":"x"}`)}},
-		{name: "a string for a number", raw: &tfprotov6.RawState{JSON: []byte(
-			strings.Replace(string(full), `"created_date":1700000000000`, `"created_date":"1700000000000"`, 1))}},
-		{name: "not JSON", raw: &tfprotov6.RawState{JSON: []byte(`{"id":`)}},
-		{name: "data after the value", raw: &tfprotov6.RawState{JSON: append(append([]byte{}, full...), []byte(` {}`)...)}},
-		{name: "another schema version", raw: &tfprotov6.RawState{JSON: full}, version: 7},
-		{name: "no state", raw: nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			tw.t = t
-			if tc.raw != nil && tc.version == 0 && tc.name != cases[0].name && string(tc.raw.JSON) == string(full) {
-				t.Fatal("the case's state is the first case's: its edit matched nothing")
-			}
-			req := &tfprotov6.UpgradeResourceStateRequest{TypeName: tw.protocol.typeName, RawState: tc.raw, Version: tc.version}
-			framework, fast := answerBoth(tw, tc.wantFast, func() *tfprotov6.UpgradeResourceStateRequest { return req },
-				func(r *tfprotov6.UpgradeResourceStateRequest) bool {
-					_, ok := tw.protocol.upgradeResourceState(r)
-					return ok
-				}, frameworkServer.UpgradeResourceState)
-			tw.sameDiagnostics("UpgradeResourceState", framework.Diagnostics, fast.Diagnostics)
-			tw.sameValue("the upgraded state", framework.UpgradedState, fast.UpgradedState)
-			if tc.wantFast && len(fast.Diagnostics) > 0 {
-				t.Fatalf("diagnostics: %q", diagnosticSet(fast.Diagnostics))
-			}
-		})
-	}
-}
-
 // TestAccAccountSubscriptions_protocolPath runs the CLI over an account of 40 entries, some
 // disabled and some leaving enabled out, and requires that the plans that change nothing are
 // empty and were answered by accountProtocol, call by call.
@@ -587,14 +529,13 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 			return s, err
 		},
 	}
-	answered := func() (counts [4]int64) {
+	answered := func() (counts [3]int64) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, s := range servers {
-			counts[0] += s.account.answered.upgrade.Load()
-			counts[1] += s.account.answered.validate.Load()
-			counts[2] += s.account.answered.read.Load()
-			counts[3] += s.account.answered.plan.Load()
+			counts[0] += s.account.answered.validate.Load()
+			counts[1] += s.account.answered.read.Load()
+			counts[2] += s.account.answered.plan.Load()
 		}
 		return counts
 	}
@@ -604,7 +545,7 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 			topic: fmt.Sprintf("topic-%02d", i), disabled: i%4 == 0})
 	}
 	config := m.providerBlock() + acctConfig(entries...)
-	var before, after [4]int64
+	var before, after [3]int64
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy:             m.checkMockEmpty(),
@@ -614,7 +555,7 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 			{PreConfig: func() { after = answered() }, Config: config, PlanOnly: true},
 		},
 	})
-	for i, call := range []string{"UpgradeResourceState", "ValidateResourceConfig", "ReadResource", "PlanResourceChange"} {
+	for i, call := range []string{"ValidateResourceConfig", "ReadResource", "PlanResourceChange"} {
 		if after[i] <= before[i] {
 			t.Errorf("a plan that changes nothing made no %s that accountProtocol answered (%d before, %d after)", call, before[i], after[i])
 		}

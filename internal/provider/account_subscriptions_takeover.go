@@ -34,29 +34,6 @@ func existingEntries(list []client.Subscription) map[string]accountEntry {
 	return existing
 }
 
-// matchByInputs gives each planned entry of keys, in order, the first held subscription
-// (in key order) that used does not mark and whose inputs are the entry's, and marks it used.
-// It returns the held key of each entry matched; an entry whose inputs are unknown matches
-// nothing.
-func matchByInputs(planned map[string]accountEntry, keys []string, held map[string]accountEntry, used map[string]bool) map[string]string {
-	byInputs := make(map[entryInputs][]string)
-	for _, hk := range sortedKeys(held) {
-		if in, ok := held[hk].inputs(); ok && !used[hk] {
-			byInputs[in] = append(byInputs[in], hk)
-		}
-	}
-	matched := make(map[string]string)
-	for _, key := range keys {
-		in, ok := planned[key].inputs()
-		if candidates := byInputs[in]; ok && len(candidates) > 0 {
-			byInputs[in] = candidates[1:]
-			used[candidates[0]] = true
-			matched[key] = candidates[0]
-		}
-	}
-	return matched
-}
-
 // takeoverWarnings are the diagnostics of a plan that creates the resource: a warning that
 // names the subscriptions of the account that the apply will delete, when there are any.
 func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, plan tfsdk.Plan) diag.Diagnostics {
@@ -102,13 +79,9 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 			opaque[key] = true
 		}
 	}
-	used := make(map[string]bool, len(existing))
-	matchByInputs(planned, sortedKeys(planned), existing, used)
 	var deleted []accountEntry
-	for _, key := range sortedKeys(existing) {
-		if !used[key] {
-			deleted = append(deleted, existing[key])
-		}
+	for _, key := range matchEntries(planned, existing).delete {
+		deleted = append(deleted, existing[key])
 	}
 	if len(deleted) > 0 {
 		diags.AddWarning(takeoverSummary(acct, len(deleted), len(opaque) > 0), takeoverDetail(acct, deleted, len(opaque) > 0))

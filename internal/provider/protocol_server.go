@@ -79,14 +79,3 @@ func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprot
 	}
 	return s.frameworkServer.ValidateResourceConfig(ctx, req)
 }
-
-// UpgradeResourceState answers through accountProtocol where it can, else through the
-// framework.
-func (s *protocolServer) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
-	if req != nil && req.TypeName == s.account.typeName {
-		if resp, ok := s.account.upgradeResourceState(req); ok {
-			return resp, nil
-		}
-	}
-	return s.frameworkServer.UpgradeResourceState(ctx, req)
-}

@@ -15,7 +15,9 @@ type subscriptionModel struct {
 
 // subscriptionFields are a subscription's attributes but its account: what an
 // entry of eventnotify_account_subscriptions holds, and the rest of
-// subscriptionModel.
+// subscriptionModel. Each field's tfsdk tag names its attribute in the
+// attribute table (subscriptionAttributes), from which the conversions derive
+// (subscription_fields.go).
 type subscriptionFields struct {
 	ID                          types.String   `tfsdk:"id"`
 	EventName                   eventNameValue `tfsdk:"event_name"`
@@ -37,38 +39,7 @@ type subscriptionFields struct {
 // an answer that names another (client.ErrInvalidID), so the service never
 // chooses the account that state, and later requests, hold.
 func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionModel {
-	return subscriptionModel{AccountID: types.StringValue(accountID), subscriptionFields: subscriptionFields{
-		ID:                          types.StringValue(s.ID),
-		EventName:                   newEventName(s.EventName),
-		DestinationType:             types.StringValue(s.DestinationType),
-		LogLevel:                    types.StringValue(s.LogLevel),
-		EventStreamsEnvironmentID:   optionalString(s.EventStreamsEnvironment),
-		EventStreamsEnvironmentName: optionalString(s.EventStreamsEnvironmentName),
-		EventStreamsTopic:           optionalString(s.EventStreamsTopic),
-		Enabled:                     types.BoolValue(s.Enabled),
-		DestinationEmail:            optionalString(s.DestinationEmail),
-		CreatedDate:                 types.Int64Value(s.CreatedDate),
-		LastUpdatedDate:             types.Int64Value(s.LastUpdatedDate),
-		CreatedBy:                   optionalString(s.CreatedBy),
-		LastUpdatedBy:               optionalString(s.LastUpdatedUserID),
-	}}
-}
-
-// input returns the request body of a create or update.
-func (m subscriptionFields) input() client.SubscriptionInput {
-	in := client.SubscriptionInput{
-		EventName:                   m.EventName.ValueString(),
-		DestinationType:             m.DestinationType.ValueString(),
-		LogLevel:                    m.LogLevel.ValueString(),
-		EventStreamsEnvironment:     m.EventStreamsEnvironmentID.ValueString(),
-		EventStreamsEnvironmentName: m.EventStreamsEnvironmentName.ValueString(),
-		EventStreamsTopic:           m.EventStreamsTopic.ValueString(),
-	}
-	if !m.Enabled.IsNull() && !m.Enabled.IsUnknown() {
-		enabled := m.Enabled.ValueBool()
-		in.Enabled = &enabled
-	}
-	return in
+	return subscriptionModel{AccountID: types.StringValue(accountID), subscriptionFields: fieldsFromAPI(s)}
 }
 
 // optionalString maps the service's empty string to null, so an argument left

@@ -49,6 +49,7 @@ const (
 // subscription data sources.
 type subscriptionAttribute struct {
 	name        string
+	api         string // the field of client.Subscription it holds (and of client.SubscriptionInput, for an input)
 	kind        attributeKind
 	description string // what the attribute is, written once
 	required    bool   // the user must set it on the resource
@@ -61,8 +62,8 @@ type subscriptionAttribute struct {
 	resourceNote      string
 	stringModifiers   []planmodifier.String
 	int64Modifiers    []planmodifier.Int64
-	defaultTrue       bool
-	eventNameSemantic bool // compared without regard to case
+	defaultTrue       bool // an unset value is true
+	eventNameSemantic bool // compared without regard to case (else exactly)
 }
 
 // keepState is the plan modifier of a computed value the service never
@@ -75,12 +76,12 @@ func keepState() []planmodifier.String {
 func subscriptionAttributes() []subscriptionAttribute {
 	userText := []validator.String{notBlank(), printable()}
 	return []subscriptionAttribute{
-		{name: "id", description: "Subscription id (a UUID) that the service assigns.", stringModifiers: keepState()},
+		{name: "id", api: "ID", description: "Subscription id (a UUID) that the service assigns.", stringModifiers: keepState()},
 		{name: "account_id", description: "Account that owns the subscription.", optional: true, computedToo: true,
 			validators:      []validator.String{notBlank(), accountID()},
 			resourceNote:    "Defaults to the provider's `account_id`. Changing it replaces the subscription.",
 			stringModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-		{name: "event_name", required: true, eventNameSemantic: true,
+		{name: "event_name", api: "EventName", required: true, eventNameSemantic: true,
 			description: "Name of the platform event, as the `eventnotify_events` data source lists it.",
 			resourceNote: "Checked at plan time against the events catalogue: a name the catalogue does not hold fails the plan " +
 				"with the closest names it does (the service would accept it, and the subscription would never be notified); " +
@@ -90,32 +91,32 @@ func subscriptionAttributes() []subscriptionAttribute {
 				"change, and the state keeps its spelling.",
 			validators:      slices.Concat(userText, []validator.String{stringvalidator.LengthAtMost(256)}),
 			stringModifiers: []planmodifier.String{keepStateSpelling()}},
-		{name: "destination_type", required: true, enum: destinationTypes,
+		{name: "destination_type", api: "DestinationType", required: true, enum: destinationTypes,
 			description:  "Where notifications go: " + enumWords(destinationTypes) + ". The service delivers to `EVENT_STREAMS` only today.",
 			resourceNote: "`EMAIL` is accepted by its API; the plan that sets it warns."},
-		{name: "log_level", required: true, enum: logLevels,
+		{name: "log_level", api: "LogLevel", required: true, enum: logLevels,
 			description: "Minimum log level that triggers a notification: " + enumWords(logLevels) + "."},
-		{name: "event_streams_environment_id", optional: true, validators: userText,
+		{name: "event_streams_environment_id", api: "EventStreamsEnvironment", optional: true, validators: userText,
 			description: "Id of the event streams environment that receives the notifications, for `EVENT_STREAMS` " +
 				"destinations, as the platform's Event Streams settings show it."},
-		{name: "event_streams_environment_name", optional: true, validators: userText,
+		{name: "event_streams_environment_name", api: "EventStreamsEnvironmentName", optional: true, validators: userText,
 			description: "Name of that event streams environment, for `EVENT_STREAMS` destinations: a label for " +
 				"people, stored as given (the service does not check it against the id)."},
-		{name: "event_streams_topic", optional: true, validators: userText,
+		{name: "event_streams_topic", api: "EventStreamsTopic", optional: true, validators: userText,
 			description: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations."},
-		{name: "enabled", kind: kindBool, optional: true, computedToo: true, defaultTrue: true,
+		{name: "enabled", api: "Enabled", kind: kindBool, optional: true, computedToo: true, defaultTrue: true,
 			description: "Whether the subscription is active.", resourceNote: "Default `true`."},
-		{name: "destination_email",
+		{name: "destination_email", api: "DestinationEmail",
 			description: "Email address of the destination, as the service reports it; meaningful for `EMAIL` " +
 				"destinations. Read-only: the service fills it in, and no request that creates or changes a " +
 				"subscription carries it.",
 			resourceNote:    "Known at plan time while `destination_type` is unchanged.",
 			stringModifiers: []planmodifier.String{useStateWhileUnchanged(path.Root("destination_type"))}},
-		{name: "created_date", kind: kindInt64, description: "Creation time, Unix milliseconds.",
+		{name: "created_date", api: "CreatedDate", kind: kindInt64, description: "Creation time, Unix milliseconds.",
 			int64Modifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
-		{name: "last_updated_date", kind: kindInt64, description: "Time of the last update, Unix milliseconds."},
-		{name: "created_by", description: "Email of the user who created the subscription.", stringModifiers: keepState()},
-		{name: "last_updated_by", description: "Email of the user who last updated the subscription."},
+		{name: "last_updated_date", api: "LastUpdatedDate", kind: kindInt64, description: "Time of the last update, Unix milliseconds."},
+		{name: "created_by", api: "CreatedBy", description: "Email of the user who created the subscription.", stringModifiers: keepState()},
+		{name: "last_updated_by", api: "LastUpdatedUserID", description: "Email of the user who last updated the subscription."},
 	}
 }
 

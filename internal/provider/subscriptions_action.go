@@ -192,11 +192,9 @@ func (m subscriptionsActionModel) selectSubscriptions(subs []client.Subscription
 
 // subscriptionToggle is the update that sets s's enabled flag and keeps its other settings.
 func subscriptionToggle(s client.Subscription, enabled bool) client.SubscriptionUpdate {
-	return client.SubscriptionUpdate{ID: s.ID, Input: client.SubscriptionInput{
-		EventName: s.EventName, DestinationType: s.DestinationType, LogLevel: s.LogLevel,
-		EventStreamsEnvironment: s.EventStreamsEnvironment, EventStreamsEnvironmentName: s.EventStreamsEnvironmentName,
-		EventStreamsTopic: s.EventStreamsTopic, Enabled: &enabled,
-	}}
+	in := s.Settings()
+	in.Enabled = &enabled
+	return client.SubscriptionUpdate{ID: s.ID, Input: in}
 }
 
 // addSubscriptionActionError reports the failure of one subscription's update, naming it.

@@ -1,0 +1,255 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// stateSetter is the part of tfsdk.State that apply needs.
+type stateSetter interface {
+	Set(ctx context.Context, val any) diag.Diagnostics
+}
+
+// update is an entry whose subscription is updated in place.
+type update struct {
+	key, heldKey string
+	planned      accountEntry
+}
+
+// apply converges the account from held (what exists, by key) to the plan
+// (converge) and sets the state to what exists afterwards, also when a write
+// fails.
+func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string, plan accountSubscriptionsModel,
+	held map[string]accountEntry, state stateSetter, diags *diag.Diagnostics) {
+	planned, opaque, d := entries(plan.Subscriptions)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	if len(opaque) > 0 {
+		diags.AddError("Unknown subscriptions", "Some entries of subscriptions are still unknown at apply time. This is a bug in the provider; please report it.")
+		return
+	}
+	c := r.data.client
+	heldIDs := make([]string, 0, len(held))
+	for _, key := range sortedKeys(held) {
+		heldIDs = append(heldIDs, held[key].ID.ValueString())
+	}
+	// Settling a lost create answer must never take a subscription that is held.
+	c.ClaimSubscriptions(heldIDs...)
+
+	result := converge(ctx, account, clientWriter{c: c}, planned, held, diags)
+	m, d := entriesMap(result, nil)
+	diags.Append(d...)
+	if d.HasError() {
+		return
+	}
+	diags.Append(state.Set(ctx, &accountSubscriptionsModel{
+		ID:            types.StringValue(account),
+		AccountID:     types.StringValue(account),
+		Subscriptions: m,
+	})...)
+}
+
+// entryWriter makes the writes of a convergence. Each method returns what exists
+// afterwards, also when a write fails (and then adds an error to diags).
+type entryWriter interface {
+	// deleteEntries deletes the held subscriptions of keys and returns the keys of
+	// those that may still exist.
+	deleteEntries(ctx context.Context, account string, held map[string]accountEntry, keys []string, diags *diag.Diagnostics) []string
+	// updateEntries updates the subscriptions of ups in place and returns every
+	// entry's state afterwards: the service's values, or the held ones when its
+	// update failed.
+	updateEntries(ctx context.Context, account string, held map[string]accountEntry, ups []update, diags *diag.Diagnostics) []update
+	// createEntries creates the planned entries of keys and returns those that exist
+	// afterwards, by key.
+	createEntries(ctx context.Context, account string, planned map[string]accountEntry, keys []string, diags *diag.Diagnostics) map[string]accountEntry
+}
+
+// converge takes the account from held (what exists, by key) to planned, with
+// the writes of w, and returns what exists afterwards, by key: entries kept
+// (matchEntries) take the planned inputs, entries created and updated the
+// service's values, entries not updated keep their old values, and held
+// subscriptions not deleted stay under their key, or their id when the plan
+// gave the key to another entry.
+func converge(ctx context.Context, account string, w entryWriter, planned, held map[string]accountEntry,
+	diags *diag.Diagnostics) map[string]accountEntry {
+	match := matchEntries(planned, held)
+	result := make(map[string]accountEntry, len(planned))
+	for key, hk := range match.keep {
+		result[key] = held[hk].withInputsOf(planned[key])
+	}
+	updates := make([]update, 0, len(match.update))
+	for _, key := range sortedKeys(match.update) {
+		updates = append(updates, update{key: key, heldKey: match.update[key], planned: planned[key]})
+	}
+	tflog.Debug(ctx, "Converging the account's subscriptions", map[string]any{"account_id": account,
+		"kept": len(match.keep), "updates": len(updates), "creates": len(match.create), "deletes": len(match.delete)})
+
+	// Deletes first: nothing planned depends on them, and they make room.
+	remaining := w.deleteEntries(ctx, account, held, match.delete, diags)
+	for _, u := range w.updateEntries(ctx, account, held, updates, diags) {
+		result[u.key] = u.planned
+	}
+	for key, e := range w.createEntries(ctx, account, planned, match.create, diags) {
+		result[key] = e
+	}
+	for _, hk := range remaining {
+		result[freeKey(result, hk, held[hk].ID.ValueString())] = held[hk]
+	}
+	return result
+}
+
+// clientWriter is the entryWriter of the provider's client.
+type clientWriter struct{ c *client.Client }
+
+// deleteEntries deletes the held subscriptions of keys in bulk deletes of at most
+// max_batch_size each, and returns the keys of those that may still exist.
+// An item answered 204 (or 200) is deleted, 404 was gone already; any other
+// status is an error for that subscription alone.
+func (w clientWriter) deleteEntries(ctx context.Context, account string, held map[string]accountEntry,
+	keys []string, diags *diag.Diagnostics) (remaining []string) {
+	c := w.c
+	for chunk := range slices.Chunk(keys, c.MaxBatchSize()) {
+		ids := make([]string, len(chunk))
+		for i, hk := range chunk {
+			ids[i] = held[hk].ID.ValueString()
+		}
+		statuses, err := c.BulkDeleteSubscriptions(ctx, account, ids)
+		if err != nil {
+			addClientError(diags, fmt.Sprintf("Unable to delete %d subscriptions of account %s", len(ids), account), err)
+			remaining = append(remaining, chunk...)
+			continue
+		}
+		byID := make(map[string]client.OperationStatus, len(statuses))
+		for _, st := range statuses {
+			byID[strings.ToLower(st.SubscriptionID)] = st
+		}
+		for i, hk := range chunk {
+			st, ok := byID[strings.ToLower(ids[i])]
+			switch {
+			case !ok:
+				diags.AddError("Unable to delete subscription "+ids[i], fmt.Sprintf("The bulk delete's answer has no status for "+
+					"subscription %s, and reading it afterwards did not find it gone, so it may still exist; it stays in "+
+					"state. Run terraform apply again to delete it (terraform plan shows the account's current "+
+					"subscriptions).", ids[i]))
+			case st.HTTPEquivalentCode == http.StatusNoContent, st.HTTPEquivalentCode == http.StatusOK,
+				st.HTTPEquivalentCode == http.StatusNotFound:
+				continue
+			default:
+				addClientError(diags, "Unable to delete subscription "+ids[i], &client.ItemError{Operation: "bulk delete subscriptions",
+					AccountID: account, SubscriptionID: ids[i], HTTPEquivalentCode: st.HTTPEquivalentCode, Message: st.Message})
+			}
+			remaining = append(remaining, hk)
+		}
+	}
+	return remaining
+}
+
+// updateEntries updates the subscriptions of ups in place, one updateSubscription
+// each (a few at a time), and returns every entry's state afterwards: the
+// service's answer, or the held values when the update failed.
+func (w clientWriter) updateEntries(ctx context.Context, account string, held map[string]accountEntry,
+	ups []update, diags *diag.Diagnostics) []update {
+	const workers = 4
+	out := make([]update, len(ups))
+	errs := make([]error, len(ups))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, len(ups)) {
+		wg.Go(func() {
+			for i := range next {
+				u := ups[i]
+				h := held[u.heldKey]
+				out[i] = update{key: u.key, heldKey: u.heldKey, planned: h}
+				sub, err := w.c.UpdateSubscription(ctx, account, h.ID.ValueString(), u.planned.input())
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				e := accountEntryFromAPI(sub).withSpelling(u.planned.EventName)
+				if e.ID.ValueString() == "" {
+					e.ID = h.ID
+				}
+				out[i].planned = e
+			}
+		})
+	}
+	for i := range ups {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			addClientError(diags, "Unable to update subscription "+held[ups[i].heldKey].ID.ValueString(), err)
+		}
+	}
+	return out
+}
+
+// createEntries creates the planned entries of keys in createSubscriptions
+// requests of at most max_batch_size each, and returns the entries that exist
+// afterwards. A lost answer is settled by the client (it adopts what the
+// request created and creates the rest once); on failure, the subscriptions
+// known to exist are returned all the same.
+func (w clientWriter) createEntries(ctx context.Context, account string, planned map[string]accountEntry,
+	keys []string, diags *diag.Diagnostics) map[string]accountEntry {
+	c := w.c
+	out := make(map[string]accountEntry, len(keys))
+	for chunk := range slices.Chunk(keys, c.MaxBatchSize()) {
+		in := make([]client.SubscriptionInput, len(chunk))
+		for i, key := range chunk {
+			in[i] = planned[key].input()
+		}
+		created, err := c.CreateSubscriptions(ctx, account, in)
+		made := 0
+		for i, key := range chunk {
+			if i < len(created) && created[i].ID != "" {
+				out[key] = accountEntryFromAPI(&created[i]).withSpelling(planned[key].EventName)
+				made++
+			}
+		}
+		if err != nil {
+			summary := fmt.Sprintf("Unable to create %d subscriptions in account %s", len(chunk)-made, account)
+			if made > 0 {
+				summary += fmt.Sprintf(" (%d others were created and are in state)", made)
+			}
+			var unknown *client.UnknownOutcomeError
+			if errors.As(err, &unknown) {
+				// The subscription resource's advice (import what may exist) does not
+				// apply: the next refresh reads the whole account into the map.
+				diags.AddError(summary, unknownOutcomeAccountDetail(unknown))
+				continue
+			}
+			addClientError(diags, summary, err)
+		}
+	}
+	return out
+}
+
+// unknownOutcomeAccountDetail explains a create whose answer was lost and could
+// not be settled, for this resource: nothing can be lost track of, since the
+// next refresh reads every subscription of the account into the map.
+func unknownOutcomeAccountDetail(e *client.UnknownOutcomeError) string {
+	var b strings.Builder
+	b.WriteString(lostAnswerSummary(e))
+	if len(e.Candidates) > 0 {
+		fmt.Fprintf(&b, "\n\nThese subscriptions may be what the request created: %s.", strings.Join(e.Candidates, ", "))
+	}
+	b.WriteString("\n\nNothing is lost track of: the next plan reads every subscription of the account. One that the " +
+		"request created and that no entry holds appears in the map under its id and is planned for removal, and " +
+		"an entry it did not create is planned for creation again. Run terraform plan to review, then apply.")
+	return b.String()
+}

@@ -1,0 +1,223 @@
+package provider
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+)
+
+// accountEntry is one subscription of the map: the subscription resource's
+// attributes without account_id.
+type accountEntry subscriptionFields
+
+// accountEntryAttributes builds the attributes of one map entry from the
+// subscription attribute table, so that every description is written once.
+// The entries carry no plan modifiers: the framework cannot follow a value
+// across map keys, so ModifyPlan plans the computed values of the whole map.
+func accountEntryAttributes() map[string]schema.Attribute {
+	attrs := make(map[string]schema.Attribute)
+	for _, a := range subscriptionAttributes() {
+		if a.name == "account_id" {
+			continue
+		}
+		switch v := a.resourceAttribute().(type) {
+		case schema.StringAttribute:
+			v.PlanModifiers = nil
+			attrs[a.name] = v
+		case schema.Int64Attribute:
+			v.PlanModifiers = nil
+			attrs[a.name] = v
+		default:
+			attrs[a.name] = v
+		}
+	}
+	return attrs
+}
+
+// accountEntryType is the object type of one map entry.
+var accountEntryType = sync.OnceValue(func() types.ObjectType {
+	attrTypes := make(map[string]attr.Type)
+	for name, a := range accountEntryAttributes() {
+		attrTypes[name] = a.GetType()
+	}
+	return types.ObjectType{AttrTypes: attrTypes}
+})
+
+// The entries are converted without the framework's reflection, which costs
+// about a millisecond per entry that a map of thousands of entries would feel in
+// every plan: each attribute goes to the field of its tfsdk tag
+// (entryFieldNames).
+
+// entryFromObject reads an entry from its object value.
+func entryFromObject(obj types.Object) (accountEntry, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var e accountEntry
+	ev := reflect.ValueOf(&e).Elem()
+	attrs := obj.Attributes()
+	for i, name := range entryFieldNames() {
+		v, dst := reflect.ValueOf(attrs[name]), ev.Field(i)
+		if !v.IsValid() || v.Type() != dst.Type() {
+			diags.AddError("Unexpected subscription value", fmt.Sprintf("Attribute %s of a subscription is %T. This is a bug in "+
+				"the provider; please report it.", name, attrs[name]))
+			continue
+		}
+		dst.Set(v)
+	}
+	return e, diags
+}
+
+// object returns the entry's object value.
+func (e accountEntry) object() (types.Object, diag.Diagnostics) {
+	ev := reflect.ValueOf(e)
+	attrs := make(map[string]attr.Value, ev.NumField())
+	for i, name := range entryFieldNames() {
+		attrs[name], _ = ev.Field(i).Interface().(attr.Value)
+	}
+	return types.ObjectValue(accountEntryType().AttrTypes, attrs)
+}
+
+// sameInputs reports whether two entries ask for the same subscription.
+func sameInputs(a, b accountEntry) bool {
+	x, okA := a.inputs()
+	y, okB := b.inputs()
+	return okA && okB && x == y
+}
+
+// input returns the request body of a create or update.
+func (e accountEntry) input() client.SubscriptionInput { return subscriptionFields(e).input() }
+
+// accountEntryFromAPI maps a subscription of the service to an entry.
+func accountEntryFromAPI(s *client.Subscription) accountEntry {
+	return accountEntry(subscriptionFromAPI("", s).subscriptionFields)
+}
+
+// withSpelling keeps the event name spelled as want when the service spells
+// it differently only in case.
+func (e accountEntry) withSpelling(want eventNameValue) accountEntry {
+	if !want.IsNull() && !want.IsUnknown() && strings.EqualFold(want.ValueString(), e.EventName.ValueString()) {
+		e.EventName = want
+	}
+	return e
+}
+
+// withInputsOf returns e with the inputs of planned: the values a matched
+// subscription takes in state (they differ at most in the event name's case).
+func (e accountEntry) withInputsOf(planned accountEntry) accountEntry {
+	e = e.withSpelling(planned.EventName)
+	e.Enabled = types.BoolValue(e.Enabled.IsNull() || e.Enabled.ValueBool())
+	return e
+}
+
+// unknownComputed sets every computed value of the entry unknown: each attribute of the
+// table that the user does not set.
+func (e accountEntry) unknownComputed() accountEntry {
+	ev := reflect.ValueOf(&e).Elem()
+	for _, f := range subscriptionFieldTable() {
+		if f.model < 0 || f.attr.required || f.attr.optional {
+			continue
+		}
+		var unknown attr.Value
+		switch ev.Field(f.model).Interface().(type) {
+		case types.String:
+			unknown = types.StringUnknown()
+		case types.Int64:
+			unknown = types.Int64Unknown()
+		case types.Bool:
+			unknown = types.BoolUnknown()
+		default:
+			continue
+		}
+		ev.Field(f.model).Set(reflect.ValueOf(unknown))
+	}
+	return e
+}
+
+// copyComputed returns planned with the computed values of the existing
+// subscription held: all of them when the inputs are unchanged, else those
+// an update keeps (the id, the creation, and the destination email while the
+// destination type is unchanged).
+func copyComputed(planned, held accountEntry, unchanged bool) accountEntry {
+	out := planned.unknownComputed()
+	out.ID, out.CreatedDate, out.CreatedBy = held.ID, held.CreatedDate, held.CreatedBy
+	if unchanged || planned.DestinationType.Equal(held.DestinationType) {
+		out.DestinationEmail = held.DestinationEmail
+	}
+	if unchanged {
+		out.LastUpdatedDate, out.LastUpdatedBy = held.LastUpdatedDate, held.LastUpdatedBy
+	}
+	return out
+}
+
+// entries decodes a map of entries; unknown or null elements are left out and
+// reported in opaque, which keeps them as they are.
+func entries(m types.Map) (known map[string]accountEntry, opaque map[string]attr.Value, diags diag.Diagnostics) {
+	known = make(map[string]accountEntry, len(m.Elements()))
+	opaque = make(map[string]attr.Value)
+	for key, v := range m.Elements() {
+		obj, ok := v.(types.Object)
+		if !ok || obj.IsNull() || obj.IsUnknown() {
+			opaque[key] = v
+			continue
+		}
+		e, d := entryFromObject(obj)
+		diags.Append(d...)
+		known[key] = e
+	}
+	return known, opaque, diags
+}
+
+// entriesMap encodes entries (and opaque elements, as they are) as the
+// subscriptions attribute.
+func entriesMap(known map[string]accountEntry, opaque map[string]attr.Value) (types.Map, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	objType := accountEntryType()
+	elems := make(map[string]attr.Value, len(known)+len(opaque))
+	for key, v := range opaque {
+		elems[key] = v
+	}
+	for key, e := range known {
+		obj, d := e.object()
+		diags.Append(d...)
+		elems[key] = obj
+	}
+	m, d := types.MapValue(objType, elems)
+	diags.Append(d...)
+	return m, diags
+}
+
+// sortedKeys returns a map's keys in order, so that every pass is deterministic.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// freeKey returns the first of candidates that m does not hold as a key, or
+// the last candidate with a numeric suffix.
+func freeKey[V any](m map[string]V, candidates ...string) string {
+	for _, k := range candidates {
+		if _, taken := m[k]; !taken {
+			return k
+		}
+	}
+	last := candidates[len(candidates)-1]
+	for n := 2; ; n++ {
+		k := last + "-" + strconv.Itoa(n)
+		if _, taken := m[k]; !taken {
+			return k
+		}
+	}
+}
