@@ -129,8 +129,10 @@ var (
 	featureResourceIdentity   = cliFeature{what: "resource identity", terraform: "1.12.0", opentofu: "1.12.0"}
 	featureListResources      = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
 	// featureGeneratedMapKeys: configuration generated for a map whose keys are
-	// not identifiers is valid HCL (OpenTofu 1.12 leaves such keys unquoted).
-	featureGeneratedMapKeys = cliFeature{what: "generated configuration with quoted map keys", terraform: "1.5.0"}
+	// not identifiers is valid HCL. Terraform quotes such keys since 1.9.8
+	// (hashicorp/terraform#35837; 1.5.7 writes `3fa8...-...= {`, which does not
+	// parse); OpenTofu 1.12 leaves them unquoted (opentofu/opentofu#3978).
+	featureGeneratedMapKeys = cliFeature{what: "generated configuration with quoted map keys", terraform: "1.9.8"}
 )
 
 // skipUnlessCLISupports is a check for a TestCase's TerraformVersionChecks
@@ -399,6 +401,9 @@ func TestCLIFeatures(t *testing.T) {
 		{terraform("1.13.3"), featureListResources, false},
 		{opentofu("1.12.6"), featureListResources, false},
 		{opentofu("1.99.0"), featureListResources, false}, // not in OpenTofu at all
+		{terraform("1.5.7"), featureGeneratedMapKeys, false},
+		{terraform("1.9.8"), featureGeneratedMapKeys, true},
+		{opentofu("1.12.6"), featureGeneratedMapKeys, false},
 	}
 	for _, tc := range cases {
 		if got, why := tc.cli.supports(tc.feature); got != tc.want || (!got && why == "") {
