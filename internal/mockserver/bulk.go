@@ -79,6 +79,10 @@ func (s *Server) bulkSubscriptions(w http.ResponseWriter, r *http.Request, c cal
 		}
 	} else {
 		for _, raw := range items {
+			if st, refused := s.refusedItemLocked(raw); refused {
+				statuses = append(statuses, st)
+				continue
+			}
 			statuses = append(statuses, bulkUpdateItem(a, raw, c.username, now))
 		}
 	}
@@ -153,4 +157,18 @@ func sameNumber(raw json.RawMessage, want int64) bool {
 	}
 	f, err := n.Float64()
 	return err == nil && f == float64(want)
+}
+
+// refusedItemLocked returns the 400 status of a bulk update item that RefuseBulkUpdateItems
+// names. The caller holds s.mu.
+func (s *Server) refusedItemLocked(raw json.RawMessage) (operationStatus, bool) {
+	item, ok := asObject(raw)
+	if !ok {
+		return operationStatus{}, false
+	}
+	id, _, _ := item.str("subscriptionId")
+	if key, valid := canonicalID(id); !valid || !s.refusedUpdateItems[key] {
+		return operationStatus{}, false
+	}
+	return operationStatus{SubscriptionID: id, HTTPEquivalentCode: http.StatusBadRequest, Message: msgBulkUpdateItemRefused}, true
 }

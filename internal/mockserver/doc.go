@@ -156,6 +156,9 @@
 //     SetBulkUpdateRefused(true) refuses every update request as a whole
 //     (400 "Invalid subscriptions: unsupported item shape"), as a service
 //     expecting another item shape would; deletes are served as usual.
+//     RefuseBulkUpdateItems(ids...) answers the items of those ids 400
+//     "Unable to update subscription: refused by the service" and leaves
+//     their subscriptions as they are, the other items served as usual.
 //
 // Topics (createEventStreamTopicAndSubscription):
 //   - "<field> cannot be blank" for each blank required field, in the

@@ -62,7 +62,8 @@ type Server struct {
 	destTypes       []CatalogueEntry
 	transform       func(*Subscription)
 
-	bulkUpdateRefused bool // every bulk update is refused as a whole (SetBulkUpdateRefused)
+	bulkUpdateRefused  bool            // every bulk update is refused as a whole (SetBulkUpdateRefused)
+	refusedUpdateItems map[string]bool // bulk update items refused with 400, by canonical id (RefuseBulkUpdateItems)
 
 	faults      []*faultState
 	nextFaultID int

@@ -103,3 +103,21 @@ func (s *Server) SetBulkUpdateRefused(on bool) {
 	defer s.mu.Unlock()
 	s.bulkUpdateRefused = on
 }
+
+// msgBulkUpdateItemRefused is the message of an item refused by RefuseBulkUpdateItems.
+const msgBulkUpdateItemRefused = "Unable to update subscription: refused by the service"
+
+// RefuseBulkUpdateItems makes the server answer the item of each of ids in a bulk update
+// (operation "update") with a 400 status and "Unable to update subscription: refused by the
+// service", leaving its subscription unchanged, as a service that refuses some items of a
+// request does; the other items are served as usual. No ids ends it.
+func (s *Server) RefuseBulkUpdateItems(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusedUpdateItems = make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if key, ok := canonicalID(id); ok {
+			s.refusedUpdateItems[key] = true
+		}
+	}
+}

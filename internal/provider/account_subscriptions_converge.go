@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -68,9 +67,9 @@ type entryWriter interface {
 	// deleteEntries deletes the held subscriptions of keys and returns the keys of
 	// those that may still exist.
 	deleteEntries(ctx context.Context, account string, held map[string]accountEntry, keys []string, diags *diag.Diagnostics) []string
-	// updateEntries updates the subscriptions of ups in place and returns every
-	// entry's state afterwards: the service's values, or the held ones when its
-	// update failed.
+	// updateEntries updates the subscriptions of ups in place and returns the
+	// entries that exist afterwards: the planned values, the held ones when an
+	// update failed, and none for a subscription found gone.
 	updateEntries(ctx context.Context, account string, held map[string]accountEntry, ups []update, diags *diag.Diagnostics) []update
 	// createEntries creates the planned entries of keys and returns those that exist
 	// afterwards, by key.
@@ -157,43 +156,35 @@ func (w clientWriter) deleteEntries(ctx context.Context, account string, held ma
 	return remaining
 }
 
-// updateEntries updates the subscriptions of ups in place, one updateSubscription
-// each (a few at a time), and returns every entry's state afterwards: the
-// service's answer, or the held values when the update failed.
+// updateEntries updates the subscriptions of ups in place with the bulk update
+// (client.UpdateSubscriptionsBulk: one request per max_batch_size entries, or one
+// PUT each where the service refuses bulk updates), and returns the entries that
+// exist afterwards: an updated one with the planned inputs (entries hold no
+// server-managed values, so nothing is read back), one whose update failed with
+// the held values, and none for one the service answered 404 for (gone: the
+// next plan creates it again).
 func (w clientWriter) updateEntries(ctx context.Context, account string, held map[string]accountEntry,
 	ups []update, diags *diag.Diagnostics) []update {
-	const workers = 4
-	out := make([]update, len(ups))
-	errs := make([]error, len(ups))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(workers, len(ups)) {
-		wg.Go(func() {
-			for i := range next {
-				u := ups[i]
-				h := held[u.heldKey]
-				out[i] = update{key: u.key, heldKey: u.heldKey, planned: h}
-				sub, err := w.c.UpdateSubscription(ctx, account, h.ID.ValueString(), u.planned.input())
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				e := accountEntryFromAPI(sub).withSpelling(u.planned.EventName)
-				if e.ID.ValueString() == "" {
-					e.ID = h.ID
-				}
-				out[i].planned = e
-			}
-		})
+	reqs := make([]client.SubscriptionUpdate, len(ups))
+	for i, u := range ups {
+		in := u.planned.input()
+		if in.Enabled == nil {
+			enabled := true
+			in.Enabled = &enabled
+		}
+		reqs[i] = client.SubscriptionUpdate{ID: held[u.heldKey].ID.ValueString(), Input: in}
 	}
-	for i := range ups {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			addClientError(diags, "Unable to update subscription "+held[ups[i].heldKey].ID.ValueString(), err)
+	out := make([]update, 0, len(ups))
+	for i, r := range w.c.UpdateSubscriptionsBulk(ctx, account, reqs) {
+		u := ups[i]
+		switch {
+		case r.Err == nil:
+			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: withHeldID(u.planned, held[u.heldKey])})
+		case errors.Is(r.Err, client.ErrNotFound):
+			addClientError(diags, "Unable to update subscription "+r.ID+": it no longer exists (removed from state; the next plan creates it again)", r.Err)
+		default:
+			addClientError(diags, "Unable to update subscription "+r.ID, r.Err)
+			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: held[u.heldKey]})
 		}
 	}
 	return out

@@ -16,18 +16,27 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
-// accountEntry is one subscription of the map: the subscription resource's
-// attributes without account_id.
+// accountEntry is one subscription of the map: the inputs of the subscription
+// resource's attributes and its id (isEntryAttribute). The server-managed audit
+// values of subscriptionFields stay null in an entry: they are on
+// eventnotify_subscription and the data sources, and a bulk update could not
+// refresh them without reading the account again.
 type accountEntry subscriptionFields
+
+// isEntryAttribute reports whether an attribute of the table is one of an
+// entry's: the id and the inputs.
+func isEntryAttribute(a subscriptionAttribute) bool {
+	return a.name == "id" || a.required || a.optional
+}
 
 // accountEntryAttributes builds the attributes of one map entry from the
 // subscription attribute table, so that every description is written once.
 // The entries carry no plan modifiers: the framework cannot follow a value
-// across map keys, so ModifyPlan plans the computed values of the whole map.
+// across map keys, so ModifyPlan plans the ids of the whole map.
 func accountEntryAttributes() map[string]schema.Attribute {
 	attrs := make(map[string]schema.Attribute)
 	for _, a := range subscriptionAttributes() {
-		if a.name == "account_id" {
+		if a.name == "account_id" || !isEntryAttribute(a) {
 			continue
 		}
 		switch v := a.resourceAttribute().(type) {
@@ -44,6 +53,18 @@ func accountEntryAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
+// entryFields are the indexes in subscriptionFields of an entry's attributes
+// (accountEntryAttributes), by attribute name.
+var entryFields = sync.OnceValue(func() map[string]int {
+	out := make(map[string]int)
+	for _, f := range subscriptionFieldTable() {
+		if f.model >= 0 && isEntryAttribute(f.attr) {
+			out[f.attr.name] = f.model
+		}
+	}
+	return out
+})
+
 // accountEntryType is the object type of one map entry.
 var accountEntryType = sync.OnceValue(func() types.ObjectType {
 	attrTypes := make(map[string]attr.Type)
@@ -56,7 +77,7 @@ var accountEntryType = sync.OnceValue(func() types.ObjectType {
 // The entries are converted without the framework's reflection, which costs
 // about a millisecond per entry that a map of thousands of entries would feel in
 // every plan: each attribute goes to the field of its tfsdk tag
-// (entryFieldNames).
+// (entryFields).
 
 // entryFromObject reads an entry from its object value.
 func entryFromObject(obj types.Object) (accountEntry, diag.Diagnostics) {
@@ -64,7 +85,7 @@ func entryFromObject(obj types.Object) (accountEntry, diag.Diagnostics) {
 	var e accountEntry
 	ev := reflect.ValueOf(&e).Elem()
 	attrs := obj.Attributes()
-	for i, name := range entryFieldNames() {
+	for name, i := range entryFields() {
 		v, dst := reflect.ValueOf(attrs[name]), ev.Field(i)
 		if !v.IsValid() || v.Type() != dst.Type() {
 			diags.AddError("Unexpected subscription value", fmt.Sprintf("Attribute %s of a subscription is %T. This is a bug in "+
@@ -79,8 +100,8 @@ func entryFromObject(obj types.Object) (accountEntry, diag.Diagnostics) {
 // object returns the entry's object value.
 func (e accountEntry) object() (types.Object, diag.Diagnostics) {
 	ev := reflect.ValueOf(e)
-	attrs := make(map[string]attr.Value, ev.NumField())
-	for i, name := range entryFieldNames() {
+	attrs := make(map[string]attr.Value, len(entryFields()))
+	for name, i := range entryFields() {
 		attrs[name], _ = ev.Field(i).Interface().(attr.Value)
 	}
 	return types.ObjectValue(accountEntryType().AttrTypes, attrs)
@@ -96,9 +117,16 @@ func sameInputs(a, b accountEntry) bool {
 // input returns the request body of a create or update.
 func (e accountEntry) input() client.SubscriptionInput { return subscriptionFields(e).input() }
 
-// accountEntryFromAPI maps a subscription of the service to an entry.
+// accountEntryFromAPI maps a subscription of the service to an entry: its id
+// and inputs.
 func accountEntryFromAPI(s *client.Subscription) accountEntry {
-	return accountEntry(subscriptionFromAPI("", s).subscriptionFields)
+	full := accountEntry(subscriptionFromAPI("", s).subscriptionFields)
+	var e accountEntry
+	ev, fv := reflect.ValueOf(&e).Elem(), reflect.ValueOf(full)
+	for _, i := range entryFields() {
+		ev.Field(i).Set(fv.Field(i))
+	}
+	return e
 }
 
 // withSpelling keeps the event name spelled as want when the service spells
@@ -118,44 +146,17 @@ func (e accountEntry) withInputsOf(planned accountEntry) accountEntry {
 	return e
 }
 
-// unknownComputed sets every computed value of the entry unknown: each attribute of the
-// table that the user does not set.
-func (e accountEntry) unknownComputed() accountEntry {
-	ev := reflect.ValueOf(&e).Elem()
-	for _, f := range subscriptionFieldTable() {
-		if f.model < 0 || f.attr.required || f.attr.optional {
-			continue
-		}
-		var unknown attr.Value
-		switch ev.Field(f.model).Interface().(type) {
-		case types.String:
-			unknown = types.StringUnknown()
-		case types.Int64:
-			unknown = types.Int64Unknown()
-		case types.Bool:
-			unknown = types.BoolUnknown()
-		default:
-			continue
-		}
-		ev.Field(f.model).Set(reflect.ValueOf(unknown))
-	}
+// withUnknownID returns the entry of a subscription yet to be created: its id
+// unknown.
+func (e accountEntry) withUnknownID() accountEntry {
+	e.ID = types.StringUnknown()
 	return e
 }
 
-// copyComputed returns planned with the computed values of the existing
-// subscription held: all of them when the inputs are unchanged, else those
-// an update keeps (the id, the creation, and the destination email while the
-// destination type is unchanged).
-func copyComputed(planned, held accountEntry, unchanged bool) accountEntry {
-	out := planned.unknownComputed()
-	out.ID, out.CreatedDate, out.CreatedBy = held.ID, held.CreatedDate, held.CreatedBy
-	if unchanged || planned.DestinationType.Equal(held.DestinationType) {
-		out.DestinationEmail = held.DestinationEmail
-	}
-	if unchanged {
-		out.LastUpdatedDate, out.LastUpdatedBy = held.LastUpdatedDate, held.LastUpdatedBy
-	}
-	return out
+// withHeldID returns planned on the existing subscription held: its id.
+func withHeldID(planned, held accountEntry) accountEntry {
+	planned.ID = held.ID
+	return planned
 }
 
 // entries decodes a map of entries; unknown or null elements are left out and

@@ -295,7 +295,7 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 // new state is the prior state, and neither the defaults nor the provider's account change
 // it (schemaDefaults). The framework would plan the prior state: no computed value is marked unknown (the
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
-// every entry's subscription under its key (copyComputed of identical entries), warns
+// every entry's subscription under its key (withHeldID of identical entries), warns
 // about nothing (each entry's destination is the state's (accountSettingWarnings), and the
 // takeover warning is for a create) and checks no event name against the catalogue
 // (checkAccountEventNames checks only names the state lacks).

@@ -210,9 +210,7 @@ func stateEntry(s mockserver.Subscription) map[string]any {
 	return map[string]any{
 		"id": s.SubscriptionID, "event_name": s.EventName, "destination_type": s.DestinationType, "log_level": s.LogLevel,
 		"event_streams_environment_id": optional(s.EventStreamsEnvironment), "event_streams_environment_name": optional(s.EventStreamsEnvironmentName),
-		"event_streams_topic": optional(s.EventStreamsTopic), "enabled": s.Enabled, "destination_email": optional(s.DestinationEmail),
-		"created_date": s.CreatedDate, "last_updated_date": s.LastUpdatedDate, "created_by": optional(s.CreatedBy),
-		"last_updated_by": optional(s.LastUpdatedUserID),
+		"event_streams_topic": optional(s.EventStreamsTopic), "enabled": s.Enabled,
 	}
 }
 
@@ -220,9 +218,7 @@ func stateEntry(s mockserver.Subscription) map[string]any {
 // the provider computes.
 func configEntry(s mockserver.Subscription) map[string]any {
 	e := stateEntry(s)
-	for _, computed := range []string{"id", "destination_email", "created_date", "last_updated_date", "created_by", "last_updated_by"} {
-		delete(e, computed)
-	}
+	delete(e, "id")
 	return e
 }
 
@@ -269,7 +265,7 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 		{name: "named keys, stale values, other spellings", wantFast: true, state: tw.account(top, map[string]map[string]any{
 			"atoms":  with(stateEntry(subs[0]), map[string]any{"event_name": "atom.status", "log_level": "INFO"}),
 			"procs":  with(stateEntry(subs[1]), map[string]any{"event_name": "Process.Execution", "enabled": false}),
-			"flows":  with(stateEntry(subs[2]), map[string]any{"destination_email": nil}),
+			"flows":  stateEntry(subs[2]),
 			"queue":  stateEntry(subs[3]),
 			"atoms2": with(stateEntry(subs[4]), map[string]any{"event_streams_topic": "renamed", "event_name": "ATOM.STATUS"}),
 		})},
@@ -340,7 +336,7 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 		return e
 	}
 	changed := byID(subs, stateEntry)
-	changed[subs[1].SubscriptionID] = with(changed[subs[1].SubscriptionID], map[string]any{"log_level": "ERROR", "last_updated_date": nil})
+	changed[subs[1].SubscriptionID] = with(changed[subs[1].SubscriptionID], map[string]any{"log_level": "ERROR"})
 	added := byID(subs, stateEntry)
 	added["new"] = with(configEntry(subs[0]), map[string]any{"event_streams_topic": "new"})
 	addedConfig := byID(subs, configEntry)
@@ -358,7 +354,7 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			"event_streams_environment_id": nil, "event_streams_environment_name": nil})
 	}
 	becomesEmail := byID(subs, stateEntry)
-	becomesEmail[subs[0].SubscriptionID] = with(toEmail(becomesEmail[subs[0].SubscriptionID]), map[string]any{"last_updated_date": nil})
+	becomesEmail[subs[0].SubscriptionID] = toEmail(becomesEmail[subs[0].SubscriptionID])
 	becomesEmailConfig := byID(subs, configEntry)
 	becomesEmailConfig[subs[0].SubscriptionID] = toEmail(becomesEmailConfig[subs[0].SubscriptionID])
 	emailAdded := byID(subs, stateEntry)

@@ -57,6 +57,7 @@ func (r *AccountSubscriptionsResource) Metadata(_ context.Context, req resource.
 // Schema describes the resource.
 func (r *AccountSubscriptionsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: accountSchemaVersion,
 		MarkdownDescription: "The authoritative, complete set of an account's subscriptions: after apply the account holds " +
 			"exactly the subscriptions of `subscriptions`, and any other subscription of the account is deleted. Do not " +
 			"combine it with `eventnotify_subscription` resources on the same account. Destroying it deletes every " +
@@ -92,11 +93,10 @@ func (r *AccountSubscriptionsResource) Configure(_ context.Context, req resource
 	r.data = configureProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ModifyPlan plans the account and the computed values of the map. An entry
-// keeps the computed values of the subscription it will hold (matchEntries):
-// all of them when it is kept, the values that an update keeps when it is
-// updated in place; an entry to be created has unknown computed values. The
-// work is linear in the number of entries. It also warns about what the user can act on: an
+// ModifyPlan plans the account and the ids of the map, an entry's one
+// computed value. An entry keeps the id of the subscription it will hold
+// (matchEntries), kept or updated in place; an entry to be created has an
+// unknown id. The work is linear in the number of entries. It also warns about what the user can act on: an
 // entry that sets destination_type to EMAIL (accountSettingWarnings) and, on
 // create, the subscriptions of the account that the apply deletes
 // (takeoverWarnings).
@@ -130,13 +130,13 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	match := matchEntries(planned, held)
 	out := make(map[string]accountEntry, len(planned))
 	for key, hk := range match.keep {
-		out[key] = copyComputed(planned[key], held[hk], true)
+		out[key] = withHeldID(planned[key], held[hk])
 	}
 	for key, hk := range match.update {
-		out[key] = copyComputed(planned[key], held[hk], false)
+		out[key] = withHeldID(planned[key], held[hk])
 	}
 	for _, key := range match.create {
-		out[key] = planned[key].unknownComputed()
+		out[key] = planned[key].withUnknownID()
 	}
 
 	keepHeldSpellings(out, held)

@@ -79,9 +79,16 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 			opaque[key] = true
 		}
 	}
+	// An entry holds no destination email; the warning names it all the same.
+	emails := make(map[string]string, len(list))
+	for i := range list {
+		emails[strings.ToLower(list[i].ID)] = list[i].DestinationEmail
+	}
 	var deleted []accountEntry
 	for _, key := range matchEntries(planned, existing).delete {
-		deleted = append(deleted, existing[key])
+		e := existing[key]
+		e.DestinationEmail = optionalString(emails[strings.ToLower(e.ID.ValueString())])
+		deleted = append(deleted, e)
 	}
 	if len(deleted) > 0 {
 		diags.AddWarning(takeoverSummary(acct, len(deleted), len(opaque) > 0), takeoverDetail(acct, deleted, len(opaque) > 0))

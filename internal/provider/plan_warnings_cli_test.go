@@ -61,7 +61,9 @@ func TestAccPlanWarnings_accountTakeover(t *testing.T) {
 	takeover := `The first apply deletes 3 subscriptions that account "acc-test" already holds`
 	var named []string
 	for _, s := range held {
-		named = append(named, describeEntry(accountEntryFromAPI(mockToClient(s))))
+		e := accountEntryFromAPI(mockToClient(s))
+		e.DestinationEmail = optionalString(s.DestinationEmail) // named, though an entry does not hold it
+		named = append(named, describeEntry(e))
 	}
 
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")

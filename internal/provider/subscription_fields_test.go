@@ -164,13 +164,19 @@ func TestSubscriptionFields(t *testing.T) {
 			t.Errorf("attribute %s is lost between an entry and its object value (entryFromObject, accountEntry.object)", name)
 		}
 	}
-	unknown := reflect.ValueOf(subscriptionFields(e.unknownComputed()))
+	entryAttrs := accountEntryAttributes()
 	for _, f := range subscriptionFieldTable() {
 		if f.model < 0 {
 			continue
 		}
-		if got := unknown.Field(f.model).Interface().(attr.Value).IsUnknown(); got == f.isInput() {
-			t.Errorf("accountEntry.unknownComputed: %s unknown: %v, want %v (account_subscriptions_entries.go)", f.attr.name, got, !f.isInput())
+		// An entry holds the inputs and the id, and nothing else (INTERFACE.md).
+		_, inSchema := entryAttrs[f.attr.name]
+		wantEntry := f.isInput() || f.attr.name == "id"
+		if inSchema != wantEntry {
+			t.Errorf("the entry schema holds %s: %v, want %v (accountEntryAttributes)", f.attr.name, inSchema, wantEntry)
+		}
+		if null := ev.Field(f.model).Interface().(attr.Value).IsNull(); null == wantEntry {
+			t.Errorf("accountEntryFromAPI: %s null: %v, want %v (account_subscriptions_entries.go)", f.attr.name, null, !wantEntry)
 		}
 		changed := subscriptionFields(e)
 		dst := reflect.ValueOf(&changed).Elem().Field(f.model)
