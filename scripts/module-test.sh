@@ -15,56 +15,23 @@ command -v go >/dev/null || die "Go is required; it was not found on PATH"
 TERRAFORM=${TERRAFORM:-$(command -v terraform || true)}
 [ -n "$TERRAFORM" ] && [ -x "$TERRAFORM" ] || die "set TERRAFORM to a Terraform (1.7 or later) or OpenTofu (1.8 or later) binary"
 
-cli_version=$(TF_CLI_CONFIG_FILE=/dev/null "$TERRAFORM" version | sed -n 1p)
-case "$cli_version" in
-  OpenTofu*) cli=tofu; minimum=1.8.0; provider_address=registry.opentofu.org/eventnotify/eventnotify ;;
-  Terraform*) cli=terraform; minimum=1.7.0; provider_address=registry.terraform.io/eventnotify/eventnotify ;;
-  *) die "$TERRAFORM is neither Terraform nor OpenTofu: its version is '$cli_version'" ;;
-esac
+. scripts/lib/local-cli.sh
+cli_detect
+case "$cli" in tofu) minimum=1.8.0 ;; *) minimum=1.7.0 ;; esac
 version=${cli_version#* v}; version=${version%% *}
 [ "$(printf '%s\n%s\n' "$minimum" "${version%%-*}" | sort -V | head -n1)" = "$minimum" ] ||
   die "$cli_version has no '$cli test' with mock_provider: the module's tests need $minimum or later"
 echo "==> Module tests with $cli_version ($TERRAFORM)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/eventnotify-module-test.XXXXXX")
-mock_pid=""
 cleanup() {
-  if [ -n "$mock_pid" ] && kill -0 "$mock_pid" 2>/dev/null; then
-    kill -TERM "$mock_pid" 2>/dev/null || true
-    wait "$mock_pid" 2>/dev/null || true
-  fi
+  local_stop
   rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
 
-go build -o "$work/bin/terraform-provider-eventnotify" .
-go build -o "$work/bin/eventnotify-mock" ./cmd/eventnotify-mock
-
 # The account starts with the subscriptions of the module's seed file, as a user's account would.
-"$work/bin/eventnotify-mock" -listen 127.0.0.1:0 -seed examples/module-testing/tests/existing-subscriptions.json \
-  >"$work/mock.env" 2>"$work/mock.err" &
-mock_pid=$!
-# The mock writes its KEY=VALUE lines in one write once it listens; the first is EVENTNOTIFY_BASE_URL.
-for _ in $(seq 1 200); do
-  grep -q '^EVENTNOTIFY_BASE_URL=' "$work/mock.env" 2>/dev/null && break
-  kill -0 "$mock_pid" 2>/dev/null || die "the mock server exited: $(cat "$work/mock.err")"
-  sleep 0.05
-done
-grep -q '^EVENTNOTIFY_BASE_URL=' "$work/mock.env" || die "the mock server did not start within 10 seconds"
-while IFS='=' read -r key value; do
-  case "$key" in EVENTNOTIFY_*) export "$key=$value" ;; esac
-done <"$work/mock.env"
-echo "    mock listening at $EVENTNOTIFY_BASE_URL (account $EVENTNOTIFY_ACCOUNT_ID)"
-
-cat >"$work/cli.tfrc" <<RC
-provider_installation {
-  dev_overrides {
-    "$provider_address" = "$work/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+local_start "$work" -seed examples/module-testing/tests/existing-subscriptions.json
 cp -R examples/module-testing "$work/module"
 # get installs the tests' helper module (tests/account); init would also ask the Registry for the
 # provider, which dev_overrides stands for here. A user's CI runs init instead.
