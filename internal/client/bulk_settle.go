@@ -4,13 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
-
-// settleWorkers bounds the reads that settle the items of one bulk delete.
-const settleWorkers = 4
 
 // msgSettledNotFound is the message of a bulk delete item settled by a read that found it gone.
 const msgSettledNotFound = "Subscription not found (read after the bulk delete's answer held no status for it)"
@@ -40,25 +36,10 @@ func (c *Client) settleDeletes(ctx context.Context, accountID string, ids []stri
 	}
 	tflog.Warn(ctx, "The bulk delete's answer holds no status for some subscriptions; reading them", map[string]any{
 		"account_id": accountID, "unanswered": len(open), "sent": len(ids), "malformed": err != nil})
-	gone := make([]bool, len(open))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(settleWorkers, len(open)) {
-		wg.Go(func() {
-			for i := range next {
-				_, rerr := c.GetSubscription(ctx, accountID, open[i])
-				gone[i] = errors.Is(rerr, ErrNotFound)
-			}
-		})
-	}
-	for i := range open {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	_, errs := c.GetSubscriptions(ctx, accountID, open)
 	left := 0
 	for i, id := range open {
-		if gone[i] {
+		if errors.Is(errs[i], ErrNotFound) {
 			statuses = append(statuses, OperationStatus{SubscriptionID: id, HTTPEquivalentCode: http.StatusNotFound, Message: msgSettledNotFound})
 		} else {
 			left++

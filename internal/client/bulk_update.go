@@ -176,14 +176,19 @@ func (c *Client) settleUpdates(ctx context.Context, accountID string, updates []
 	}
 	tflog.Warn(ctx, "The bulk update's answer holds no status for some subscriptions; reading them", map[string]any{
 		"account_id": accountID, "unanswered": len(open), "sent": len(updates), "malformed": err != nil})
-	for _, i := range open {
-		results[i].Err = c.settleUpdate(ctx, accountID, updates[i])
+	ids := make([]string, len(open))
+	for j, i := range open {
+		ids[j] = updates[i].ID
+	}
+	got, errs := c.GetSubscriptions(ctx, accountID, ids)
+	for j, i := range open {
+		results[i].Err = settledUpdate(accountID, updates[i], got[j], errs[j])
 	}
 }
 
-// settleUpdate reads one update's subscription after its bulk answer held no status for it.
-func (c *Client) settleUpdate(ctx context.Context, accountID string, u SubscriptionUpdate) error {
-	got, err := c.GetSubscription(ctx, accountID, u.ID)
+// settledUpdate judges one update whose bulk answer held no status for it, from the read of its
+// subscription (got, or the read's error).
+func settledUpdate(accountID string, u SubscriptionUpdate, got *Subscription, err error) error {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return &ItemError{Operation: opBulkUpdate, AccountID: accountID, SubscriptionID: u.ID,

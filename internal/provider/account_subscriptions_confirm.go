@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -11,10 +10,7 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
-// confirmWorkers bounds the reads that confirm the held entries missing from a listing.
-const confirmWorkers = 4
-
-// confirmMissing reads, one getSubscribedEventForAccount each, the subscriptions of the held
+// confirmMissing reads, one request each (client.GetSubscriptions), the subscriptions of the held
 // entries under keys, which a listing of the account did not show: a listing is paged by
 // number, and a subscription deleted between two pages hides another one from it. It returns
 // the subscriptions found, by key; an entry the service answers 404 for is not returned (it
@@ -29,22 +25,11 @@ func (r *AccountSubscriptionsResource) confirmMissing(ctx context.Context, accou
 	}
 	tflog.Debug(ctx, "Reading the held subscriptions that the listing did not show", map[string]any{
 		"account_id": account, "subscriptions": len(keys)})
-	subs := make([]*client.Subscription, len(keys))
-	errs := make([]error, len(keys))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(confirmWorkers, len(keys)) {
-		wg.Go(func() {
-			for i := range next {
-				subs[i], errs[i] = r.data.client.GetSubscription(ctx, account, held[keys[i]].ID.ValueString())
-			}
-		})
+	ids := make([]string, len(keys))
+	for i, key := range keys {
+		ids[i] = held[key].ID.ValueString()
 	}
-	for i := range keys {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	subs, errs := r.data.client.GetSubscriptions(ctx, account, ids)
 	for i, key := range keys {
 		switch {
 		case errs[i] == nil:

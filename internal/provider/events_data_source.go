@@ -15,6 +15,8 @@ func NewEventsDataSource() datasource.DataSource {
 		typeSuffix:  "events",
 		singular:    "event",
 		description: "Lists the platform events that subscriptions can refer to in `event_name`.",
-		list:        func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) { return c.ListEvents(ctx) },
+		list: func(ctx context.Context, c *client.Client) ([]client.CatalogueEntry, error) {
+			return c.EventCatalogue(ctx)
+		},
 	}
 }

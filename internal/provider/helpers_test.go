@@ -517,7 +517,14 @@ func newConfiguredListServer(t testing.TB, m *testMock) *listServer {
 // configuredForMock configures s as newConfiguredListServer does.
 func configuredForMock(s *listServer, m *testMock) *listServer {
 	s.t.Helper()
-	s.configure(map[string]tftypes.Value{
+	s.configure(mockProviderArgs(m))
+	return s
+}
+
+// mockProviderArgs is the provider configuration of a protocol-level test against m: its
+// account, addresses and credentials, with no rate limit and no retries.
+func mockProviderArgs(m *testMock) map[string]tftypes.Value {
+	return map[string]tftypes.Value{
 		"account_id":              tftypes.NewValue(tftypes.String, testAccount),
 		"base_url":                tftypes.NewValue(tftypes.String, m.URL),
 		"auth_url":                tftypes.NewValue(tftypes.String, m.URL),
@@ -525,8 +532,7 @@ func configuredForMock(s *listServer, m *testMock) *listServer {
 		"password":                tftypes.NewValue(tftypes.String, testPassword),
 		"max_requests_per_second": tftypes.NewValue(tftypes.Number, big.NewFloat(0)),
 		"max_retries":             tftypes.NewValue(tftypes.Number, big.NewFloat(0)),
-	})
-	return s
+	}
 }
 
 // configure sends ConfigureProvider with the given arguments, the others null.

@@ -30,15 +30,7 @@ const (
 func newActionServer(t testing.TB, m *testMock, maxBatch int) *listServer {
 	t.Helper()
 	s := newListServer(t)
-	args := map[string]tftypes.Value{
-		"account_id":              tftypes.NewValue(tftypes.String, testAccount),
-		"base_url":                tftypes.NewValue(tftypes.String, m.URL),
-		"auth_url":                tftypes.NewValue(tftypes.String, m.URL),
-		"username":                tftypes.NewValue(tftypes.String, testUser),
-		"password":                tftypes.NewValue(tftypes.String, testPassword),
-		"max_requests_per_second": tftypes.NewValue(tftypes.Number, big.NewFloat(0)),
-		"max_retries":             tftypes.NewValue(tftypes.Number, big.NewFloat(0)),
-	}
+	args := mockProviderArgs(m)
 	if maxBatch > 0 {
 		args["max_batch_size"] = tftypes.NewValue(tftypes.Number, big.NewFloat(float64(maxBatch)))
 	}
