@@ -45,11 +45,12 @@ func (r *AccountSubscriptionsResource) confirmMissing(ctx context.Context, accou
 // incompleteListing handles a failed listing of the account in a refresh. A listing whose
 // pages kept disagreeing with their metadata is used with a warning: every held entry missing
 // from it is confirmed on its own, so only subscriptions that no entry holds may be missing
-// from the plan, and the next plan shows them. Any other failure is an error.
-func incompleteListing(diags *diag.Diagnostics, account string, err error) []client.Subscription {
+// from the plan, and the next plan shows them. Any other failure is an error, whose advice
+// names where the account came from (origin).
+func incompleteListing(diags *diag.Diagnostics, account string, err error, origin accountOrigin) []client.Subscription {
 	var incomplete *client.IncompleteListingError
 	if !errors.As(err, &incomplete) {
-		addClientError(diags, "Unable to list the subscriptions of account "+account, err)
+		diags.AddError("Unable to list the subscriptions of account "+account, clientErrorDetailFrom(err, origin))
 		return nil
 	}
 	diags.AddWarning("The subscriptions of account "+account+" may be listed incompletely",

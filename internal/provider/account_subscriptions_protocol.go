@@ -229,7 +229,7 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	}
 
 	account := stateAccount(accountID, id)
-	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(ctx, account, held)
+	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(ctx, account, held, accountOrigin{})
 	if diags.HasError() {
 		// As the framework answers a failed Read: the state as it was.
 		a.answered.read.Add(1)

@@ -15,12 +15,14 @@ import (
 // on its own (confirmMissing): only the service's 404 drops it, so that the
 // plan creates it again. A subscription that no entry holds is added under
 // its id, so that the plan shows its removal. An entry keeps its event name's
-// spelling while the service's differs only in case.
-func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry) (map[string]accountEntry, diag.Diagnostics) {
+// spelling while the service's differs only in case. origin says where the
+// account came from (right after an import), for the advice of a failure.
+func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry,
+	origin accountOrigin) (map[string]accountEntry, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	list, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
 	if err != nil {
-		list = incompleteListing(&diags, account, err)
+		list = incompleteListing(&diags, account, err, origin)
 		if diags.HasError() {
 			return nil, diags
 		}

@@ -201,10 +201,18 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		}
 	}
 	account := stateAccount(state.AccountID, state.ID)
-	fresh, diags := r.refreshEntries(ctx, account, held)
+	origin := importedOrigin(ctx, req.Private)
+	fresh, diags := r.refreshEntries(ctx, account, held, origin)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if origin.imported() {
+		if len(fresh) == 0 && client.IsUUID(account) {
+			resp.Diagnostics.AddWarning("Account "+account+" holds no subscriptions",
+				"The import found no subscription in account "+account+". "+subscriptionIDAsAccount(account))
+		}
+		resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
 	}
 	m, diags := entriesMap(fresh, nil)
 	resp.Diagnostics.Append(diags...)
@@ -243,7 +251,8 @@ func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.
 }
 
 // ImportState takes the account id; Read then fills the map, keyed by
-// subscription id.
+// subscription id. It records the import id for that Read's advice
+// (account_origin.go).
 func (r *AccountSubscriptionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	account := strings.TrimSpace(req.ID)
 	if account == "" || strings.Contains(account, "/") {
@@ -258,4 +267,6 @@ func (r *AccountSubscriptionsResource) ImportState(ctx context.Context, req reso
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), account)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account_id"), account)...)
+	origin := accountOrigin{ImportID: req.ID, Resource: accountSubscriptionsType, AccountInID: true}
+	resp.Diagnostics.Append(origin.record(ctx, resp.Private)...)
 }

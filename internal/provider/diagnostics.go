@@ -19,8 +19,13 @@ func addClientError(diags *diag.Diagnostics, summary string, err error) {
 	diags.AddError(summary, clientErrorDetail(err))
 }
 
-// clientErrorDetail renders err for a diagnostic's detail.
-func clientErrorDetail(err error) string {
+// clientErrorDetail renders err for a diagnostic's detail, for a call whose account came from
+// the configuration.
+func clientErrorDetail(err error) string { return clientErrorDetailFrom(err, accountOrigin{}) }
+
+// clientErrorDetailFrom renders err for a diagnostic's detail; origin says where the call's
+// account came from, for the advice on a 403 or the service's 404.
+func clientErrorDetailFrom(err error, origin accountOrigin) string {
 	var unknown *client.UnknownOutcomeError
 	if errors.As(err, &unknown) {
 		return unknownOutcomeDetail(unknown)
@@ -89,7 +94,7 @@ func clientErrorDetail(err error) string {
 	if apiErr.Attempts > 1 {
 		fmt.Fprintf(&b, "\n\nThe provider made %d attempts.", apiErr.Attempts)
 	}
-	if hint := statusHint(apiErr); hint != "" {
+	if hint := statusHint(apiErr, origin); hint != "" {
 		b.WriteString("\n\n" + hint)
 	}
 	return b.String()
@@ -104,8 +109,9 @@ func addressArgument(apiErr *client.APIError) string {
 	return "base_url (" + envBaseURL + ")"
 }
 
-// statusHint says what a user can do about a failed answer.
-func statusHint(apiErr *client.APIError) string {
+// statusHint says what a user can do about a failed answer; origin says where the call's
+// account came from.
+func statusHint(apiErr *client.APIError, origin accountOrigin) string {
 	status := apiErr.StatusCode
 	switch {
 	case status >= 300 && status < 400:
@@ -130,9 +136,14 @@ func statusHint(apiErr *client.APIError) string {
 		return "Authentication failed. Check username with password or api_token (" + envUsername + ", " + envPassword +
 			", " + envAPIToken + "; an API token is sent with the user name PLATFORM_TOKEN.<username>), and the one-time " +
 			"password (" + envOTP + ") if the account uses two-factor authentication."
+	case status == http.StatusForbidden && origin.imported():
+		return fmt.Sprintf("The credentials are valid but the user has no access to account %q. %s Also check the "+
+			"user's privileges on the account.", apiErr.AccountID, origin.accountAdvice(apiErr.AccountID))
 	case status == http.StatusForbidden:
 		return fmt.Sprintf("The credentials are valid but the user has no access to this account (%q). Check "+
 			"account_id (%s) and the user's privileges on the account.", apiErr.AccountID, envAccountID)
+	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound) && origin.imported():
+		return "The object does not exist in this account. Check the id and account. " + origin.accountAdvice(apiErr.AccountID)
 	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound):
 		return "The object does not exist (any more). Check the id and account."
 	case status == http.StatusNotFound:

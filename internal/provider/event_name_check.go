@@ -25,7 +25,8 @@ import (
 // none either. An unknown name is skipped at plan time and checked when the
 // apply plans it again with its value. The catalogue is read at most once per
 // provider instance (client.EventCatalogue); when it cannot be read, the plan
-// goes on with a warning.
+// goes on with a warning if the failure may pass, and fails if the answer is definite
+// (plan_reads.go).
 
 // eventNameCheck is an event name a plan writes, and where the configuration
 // sets it.
@@ -106,7 +107,9 @@ func mapElements(obj tftypes.Value, attribute string) map[string]tftypes.Value {
 
 // checkEventNames checks names against the events catalogue: an error for
 // each name the catalogue does not hold, with the closest names it does; a
-// warning when the catalogue cannot be read or is empty. No names, no read.
+// warning when the catalogue is empty, or cannot be read for a reason that may
+// pass, and an error when the service's answer is definite
+// (addPlanReadFailure). No names, no read.
 func checkEventNames(ctx context.Context, data *providerData, checks []eventNameCheck) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if len(checks) == 0 || data == nil || data.client == nil {
@@ -115,11 +118,15 @@ func checkEventNames(ctx context.Context, data *providerData, checks []eventName
 	catalogue, err := data.client.EventCatalogue(ctx)
 	switch {
 	case err != nil:
-		diags.AddWarning("Event names not checked: the events catalogue could not be read",
-			fmt.Sprintf("The plan goes on, but %s not checked against the events catalogue (operation \"list events\"). "+
+		addPlanReadFailure(&diags, planRead{
+			warning: "Event names not checked: the events catalogue could not be read",
+			error:   "Event names cannot be checked: the events catalogue could not be read",
+			skipped: fmt.Sprintf("The plan goes on, but %s not checked against the events catalogue (operation \"list events\"). "+
 				"The service accepts any event name, and a subscription to a name that is not in its catalogue is "+
-				"never notified: compare the names with the eventnotify_events data source.\n\n%s",
-				uncheckedNames(checks), clientErrorDetail(err)))
+				"never notified: compare the names with the eventnotify_events data source.", uncheckedNames(checks)),
+			needed: fmt.Sprintf("The plan checks %s against the events catalogue (operation \"list events\"), which it reads "+
+				"from base_url (%s) with a JWT of the provider's account_id (%s).", checkedNames(checks), envBaseURL, envAccountID),
+		}, err)
 		return diags
 	case len(catalogue) == 0:
 		diags.AddWarning("Event names not checked: the events catalogue is empty",
@@ -153,7 +160,16 @@ func checkEventNames(ctx context.Context, data *providerData, checks []eventName
 // name "A" was", "the event names "A", "B" and 3 more were".
 func uncheckedNames(checks []eventNameCheck) string {
 	if len(checks) == 1 {
-		return fmt.Sprintf("the event name %q was", checks[0].name)
+		return checkedNames(checks) + " was"
+	}
+	return checkedNames(checks) + " were"
+}
+
+// checkedNames names the event names of checks: "the event name "A"", "the
+// event names "A", "B" and 3 more".
+func checkedNames(checks []eventNameCheck) string {
+	if len(checks) == 1 {
+		return fmt.Sprintf("the event name %q", checks[0].name)
 	}
 	var quoted []string
 	for _, c := range checks[:min(len(checks), maxUncheckedNames)] {
@@ -163,7 +179,7 @@ func uncheckedNames(checks []eventNameCheck) string {
 	if more := len(checks) - len(quoted); more > 0 {
 		list += fmt.Sprintf(" and %d more", more)
 	}
-	return "the event names " + list + " were"
+	return "the event names " + list
 }
 
 // didYouMean suggests the catalogue names closest to name: by edit distance

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -108,16 +110,24 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	// one that removes the subscription from state.
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, id)...)
 
+	origin := importedOrigin(ctx, req.Private)
 	sub, err := r.data.client.ReadSubscription(ctx, account, id)
+	if errors.Is(err, client.ErrNotFound) && origin.imported() {
+		// Terraform's own message would not say which account was looked in.
+		resp.Diagnostics.AddError("Cannot import subscription "+id,
+			fmt.Sprintf("Account %q holds no subscription %s. %s", account, id, origin.accountAdvice(account)))
+		return
+	}
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Subscription not found; removing it from state", map[string]any{"subscription_id": id, "account_id": account})
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Unable to read subscription "+id, err)
+		resp.Diagnostics.AddError("Unable to read subscription "+id, clientErrorDetailFrom(err, origin))
 		return
 	}
+	resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
 	fresh := subscriptionFromAPI(account, sub)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, fresh.ID.ValueString())...)
@@ -161,15 +171,19 @@ func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 }
 
 // ImportState accepts <subscription_id> or <account_id>/<subscription_id>, or
-// an import block's identity (account_id and id) when there is no id.
+// an import block's identity (account_id and id) when there is no id. It
+// records where the account came from for the Read that follows
+// (account_origin.go).
 func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var account, id string
+	origin := accountOrigin{ImportID: req.ID, Resource: subscriptionType}
 	if req.ID == "" {
 		var diags diag.Diagnostics
 		account, id, diags = subscriptionFromIdentity(ctx, req.Identity)
 		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 			return
 		}
+		origin.Identity = true
 	} else {
 		var err error
 		account, id, err = parseSubscriptionImportID(req.ID, r.data.account(types.StringNull()))
@@ -177,7 +191,9 @@ func (r *SubscriptionResource) ImportState(ctx context.Context, req resource.Imp
 			resp.Diagnostics.AddError("Invalid import id", err.Error())
 			return
 		}
+		origin.AccountInID = strings.Contains(req.ID, "/")
 	}
+	resp.Diagnostics.Append(origin.record(ctx, resp.Private)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account_id"), account)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, id)...)
