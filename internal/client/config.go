@@ -223,7 +223,8 @@ func (c Config) normalize() (Config, error) {
 }
 
 // CheckURL accepts an absolute http or https URL with a host and without credentials, query,
-// fragment or surrounding white space: what base_url and auth_url may be. Plain http is
+// fragment, surrounding white space or the service's own paths ("/rest/v1...", "/auth/jwt...",
+// a *ServicePathError naming the URL to use instead): what base_url and auth_url may be. Plain http is
 // accepted for this machine only (localhost, 127.0.0.0/8, ::1): anywhere else the Basic
 // credentials, the one-time password and the JWTs would cross the network unencrypted. An
 // error never quotes what could be the URL's user information, whether the URL parses or not.
@@ -249,7 +250,7 @@ func CheckURL(s string) error {
 			"would cross the network unencrypted: use https:// (plain http is accepted only for localhost, "+
 			"127.0.0.1 and ::1, such as the mock server)", shown)
 	}
-	return nil
+	return checkServicePath(shown, u)
 }
 
 // basicCredentials returns the Basic auth user name and password used to generate JWTs.

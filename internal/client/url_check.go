@@ -1,7 +1,9 @@
 package client
 
 import (
+	"fmt"
 	"net"
+	"net/url"
 	"strings"
 )
 
@@ -34,4 +36,51 @@ func loopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// servicePaths are the paths the client appends to base_url ("/rest/v1/...") and auth_url
+// ("/auth/jwt/generate/..."), by their first two segments: a URL whose path holds them (a
+// request URL copied from the service's documentation or a log) makes every request go to
+// a path the service does not serve.
+var servicePaths = [][2]string{{"rest", "v1"}, {"auth", "jwt"}}
+
+// ServicePathError is the error of a base_url or auth_url whose path already holds one of the
+// service's paths, which the client appends itself.
+type ServicePathError struct {
+	// Value is the URL as given (user information hidden; CheckURL refuses it anyway).
+	Value string
+	// Path is the service's path found in it, up to the end, such as "/rest/v1/events".
+	Path string
+	// Suggested is the URL without that path: what to use instead.
+	Suggested string
+}
+
+// Error names the service's path and the value to use instead.
+func (e *ServicePathError) Error() string {
+	return fmt.Sprintf("%q ends with %q, a path of the service that the provider appends itself: use %q instead",
+		e.Value, e.Path, e.Suggested)
+}
+
+// checkServicePath refuses a URL whose path holds one of servicePaths, in any letter case,
+// anywhere: "/rest/v1", "/rest/v1/events", "/gateway/auth/jwt/generate/acc". A path of its own
+// before it (a gateway's prefix) is kept in the suggestion.
+func checkServicePath(shown string, u *url.URL) error {
+	segments := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	for i := 0; i+1 < len(segments); i++ {
+		for _, p := range servicePaths {
+			if !strings.EqualFold(segments[i], p[0]) || !strings.EqualFold(segments[i+1], p[1]) {
+				continue
+			}
+			prefix := ""
+			if i > 0 {
+				prefix = "/" + strings.Join(segments[:i], "/")
+			}
+			return &ServicePathError{
+				Value:     shown,
+				Path:      "/" + strings.Join(segments[i:], "/"),
+				Suggested: u.Scheme + "://" + u.Host + prefix,
+			}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,46 @@ func TestCheckURL_plainHTTP(t *testing.T) {
 		err := CheckURL(u)
 		if err == nil || !strings.Contains(err.Error(), "plain http://") || !strings.Contains(err.Error(), "use https://") {
 			t.Errorf("%q: error %v, want a refusal of plain http", u, err)
+		}
+	}
+}
+
+// TestCheckURL_servicePaths: a base_url or auth_url that already holds a path the provider
+// appends is refused with the URL to use instead; a gateway's own prefix stays in it, and a
+// path that merely looks alike is accepted.
+func TestCheckURL_servicePaths(t *testing.T) {
+	cases := []struct {
+		url, path, suggested string
+	}{
+		{"https://svc.example.com/rest/v1", "/rest/v1", "https://svc.example.com"},
+		{"https://svc.example.com/rest/v1/", "/rest/v1", "https://svc.example.com"},
+		{"https://svc.example.com/REST/V1/events", "/REST/V1/events", "https://svc.example.com"},
+		{"https://svc.example.com/rest/v1/accounts/acc/subscriptions", "/rest/v1/accounts/acc/subscriptions", "https://svc.example.com"},
+		{"https://gw.example.com:8443/eventnotify/rest/v1", "/rest/v1", "https://gw.example.com:8443/eventnotify"},
+		{"https://auth.example.com/auth/jwt", "/auth/jwt", "https://auth.example.com"},
+		{"https://auth.example.com/auth/jwt/generate", "/auth/jwt/generate", "https://auth.example.com"},
+		{"https://auth.example.com/auth/jwt/generate/my-account", "/auth/jwt/generate/my-account", "https://auth.example.com"},
+		{"http://127.0.0.1:8080/rest/v1", "/rest/v1", "http://127.0.0.1:8080"},
+	}
+	for _, tc := range cases {
+		err := CheckURL(tc.url)
+		var pathErr *ServicePathError
+		if !errors.As(err, &pathErr) {
+			t.Errorf("%q: error %v, want a ServicePathError", tc.url, err)
+			continue
+		}
+		if pathErr.Path != tc.path || pathErr.Suggested != tc.suggested {
+			t.Errorf("%q: path %q, suggested %q; want %q, %q", tc.url, pathErr.Path, pathErr.Suggested, tc.path, tc.suggested)
+		}
+		if !strings.Contains(err.Error(), `use "`+tc.suggested+`" instead`) {
+			t.Errorf("%q: error %q does not name the value to use", tc.url, err)
+		}
+	}
+	for _, u := range []string{"https://svc.example.com", "https://svc.example.com/", "https://gw.example.com/eventnotify",
+		"https://svc.example.com/rest", "https://svc.example.com/rest/v2", "https://svc.example.com/auth",
+		"https://svc.example.com/restv1", "https://svc.example.com/v1/rest"} {
+		if err := CheckURL(u); err != nil {
+			t.Errorf("%q refused: %v", u, err)
 		}
 	}
 }

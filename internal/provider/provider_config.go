@@ -46,7 +46,8 @@ const (
 
 // urlAdvice says what base_url and auth_url must be.
 const urlAdvice = "an absolute http or https URL such as https://eventnotify.example.com, with no credentials " +
-	"in it (set username with password or api_token instead)"
+	"in it (set username with password or api_token instead) and without the service's paths (/rest/v1, /auth/jwt), " +
+	"which the provider appends"
 
 // lookupEnv reads the process environment; tests pass their own function.
 func lookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
@@ -182,6 +183,13 @@ func (r *settingsResolver) address(v types.String, name, env, regional, region s
 		return regional
 	}
 	if err := client.CheckURL(s); err != nil {
+		var pathErr *client.ServicePathError
+		if errors.As(err, &pathErr) {
+			// The value to use is in the error; the general rule would only distract from it.
+			r.invalid(name, env, err.Error()+origin(fromEnv, env)+". Set "+name+" to the address alone; the provider "+
+				"appends \"/rest/v1/...\" to base_url and \"/auth/jwt/generate/...\" to auth_url.")
+			return ""
+		}
 		r.invalid(name, env, err.Error()+origin(fromEnv, env)+". The value must be "+urlAdvice+".")
 		return ""
 	}

@@ -65,6 +65,18 @@ func TestResolveSettings_badInput(t *testing.T) {
 		{name: "plain http base_url", model: func(m *providerModel) { m.BaseURL = types.StringValue("http://svc.example.com") }, errors: []string{"Invalid base_url", "plain http://", "use https://", envBaseURL}},
 		{name: "plain http auth_url from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() }, env: map[string]string{envAuthURL: "http://10.1.2.3:8080"}, errors: []string{"Invalid auth_url", "plain http://", "from the " + envAuthURL}},
 
+		// The service's own paths, which the provider appends: the value to use is named.
+		{name: "base_url with /rest/v1", model: func(m *providerModel) { m.BaseURL = types.StringValue("https://svc.example.com/rest/v1") },
+			errors: []string{"Invalid base_url", `ends with "/rest/v1"`, `use "https://svc.example.com" instead`, `argument "base_url"`, envBaseURL}},
+		{name: "base_url with a request path from env", model: func(m *providerModel) { m.BaseURL = types.StringNull() },
+			env:    map[string]string{envBaseURL: "https://gw.example.com/eventnotify/rest/v1/events"},
+			errors: []string{"Invalid base_url", `"/rest/v1/events"`, `use "https://gw.example.com/eventnotify" instead`, "from the " + envBaseURL}},
+		{name: "auth_url with /auth/jwt from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() },
+			env:    map[string]string{envAuthURL: "https://auth.example.com/auth/jwt"},
+			errors: []string{"Invalid auth_url", `use "https://auth.example.com" instead`, "from the " + envAuthURL}},
+		{name: "auth_url with the JWT request's path", model: func(m *providerModel) { m.AuthURL = types.StringValue("https://auth.example.com/auth/jwt/generate/acc-1") },
+			errors: []string{"Invalid auth_url", `"/auth/jwt/generate/acc-1"`, `use "https://auth.example.com" instead`, envAuthURL}},
+
 		// Numbers and durations from the environment (the schema checks the block's).
 		{name: "negative max_retries from env", env: map[string]string{envMaxRetries: "-1"}, errors: []string{"Invalid max_retries", "whole number from 0 to 100", envMaxRetries}},
 		{name: "max_retries over 100 from env", env: map[string]string{envMaxRetries: "101"}, errors: []string{"Invalid max_retries", "from 0 to 100"}},
@@ -145,6 +157,11 @@ func TestAccBadInput_providerArguments(t *testing.T) {
 			p.baseURL = strings.Replace(m.URL, "127.0.0.1", "eventnotify.example.com", 1)
 			return p.String()
 		}, []string{"Invalid base_url", "plain http://", "credentials and tokens would cross the network unencrypted", "use https://"}},
+		{"base_url with /rest/v1", func(m *testMock) string {
+			p := m.providerConfig()
+			p.baseURL = m.URL + "/rest/v1"
+			return p.String()
+		}, []string{"Invalid base_url", `ends with "/rest/v1"`, "use", "instead"}},
 		{"blank username", func(m *testMock) string {
 			return m.providerBlockWith(fmt.Sprintf("username = \" \"\n  password = %q", testPassword))
 		}, []string{"username", "must not be empty or only white space"}},

@@ -460,8 +460,10 @@ func TestAccSubscriptionResource_generateConfig(t *testing.T) {
 }
 
 // TestAccSubscriptionResource_wrongBaseURLKeepsState refreshes through a
-// base_url the service does not serve: the router's 404 is an error, not a
-// deleted subscription, so nothing leaves state and nothing is recreated.
+// base_url the service does not serve (a path of its own; one with the
+// service's path "/rest/v1" is refused at configure): the router's 404 is an
+// error, not a deleted subscription, so nothing leaves state and nothing is
+// recreated.
 // Regression test: any 404 used to count as "deleted outside Terraform".
 func TestAccSubscriptionResource_wrongBaseURLKeepsState(t *testing.T) {
 	m := newTestMock(t)
@@ -472,7 +474,7 @@ func TestAccSubscriptionResource_wrongBaseURLKeepsState(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
-				Config:      strings.Replace(config, `base_url                = "`+m.URL+`"`, `base_url                = "`+m.URL+`/rest/v1"`, 1),
+				Config:      strings.Replace(config, `base_url                = "`+m.URL+`"`, `base_url                = "`+m.URL+`/gateway"`, 1),
 				ExpectError: errorPattern("Unable to read subscription", "HTTP 404"),
 			},
 			{
