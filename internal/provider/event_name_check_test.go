@@ -210,19 +210,38 @@ func TestEventNameCheck_plans(t *testing.T) {
 	}
 }
 
-// TestEventNameCheck_catalogueUnavailable: when the catalogue cannot be read, or is empty,
-// the plan goes on with one warning that names the operation and the names not checked.
+// TestEventNameCheck_catalogueUnavailable: when the catalogue cannot be read for a reason that
+// may pass, or is empty, the plan goes on with one warning that names the operation and the
+// names not checked; when the service's answer is definite (no access, an address that does
+// not serve the API), the plan fails with it. Either way one provider instance reads once.
 func TestEventNameCheck_catalogueUnavailable(t *testing.T) {
+	fault := func(f mockserver.Fault) func(m *testMock) {
+		return func(m *testMock) {
+			f.Method, f.Route = http.MethodGet, mockserver.RouteEvents
+			m.InjectFault(f)
+		}
+	}
+	const notChecked, cannotCheck = "Event names not checked", "Event names cannot be checked"
 	cases := []struct {
-		name   string
-		setup  func(m *testMock)
-		detail []string
+		name     string
+		setup    func(m *testMock)
+		severity tfprotov6.DiagnosticSeverity
+		summary  string
+		detail   []string
 	}{
-		{name: "the service fails", setup: func(m *testMock) {
-			m.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteEvents, Status: http.StatusForbidden})
-		}, detail: []string{`"list events"`, "HTTP 403", `the event names "ATOM.STATUS", "PROCES.EXECUTION" were not checked`, "eventnotify_events"}},
+		{name: "the service fails", setup: fault(mockserver.Fault{Status: http.StatusInternalServerError}),
+			severity: tfprotov6.DiagnosticSeverityWarning, summary: notChecked,
+			detail: []string{`"list events"`, "HTTP 500", `the event names "ATOM.STATUS", "PROCES.EXECUTION" were not checked`, "eventnotify_events", passingNote}},
 		{name: "the catalogue is empty", setup: func(m *testMock) { m.SetEvents(nil) },
+			severity: tfprotov6.DiagnosticSeverityWarning, summary: notChecked,
 			detail: []string{`"list events"`, "lists no event", `"ATOM.STATUS", "PROCES.EXECUTION" were not checked`}},
+		{name: "no access", setup: fault(mockserver.Fault{Status: http.StatusForbidden}),
+			severity: tfprotov6.DiagnosticSeverityError, summary: cannotCheck,
+			detail: []string{`the event names "ATOM.STATUS", "PROCES.EXECUTION" against the events catalogue`, "HTTP 403", envAccountID, definiteNote}},
+		{name: "an address that does not serve the API", setup: fault(mockserver.Fault{Status: http.StatusNotFound,
+			Body: "<html><h1>Not Found</h1></html>", ContentType: "text/html"}),
+			severity: tfprotov6.DiagnosticSeverityError, summary: cannotCheck,
+			detail: []string{"HTTP 404", "not the service's own answer", "base_url (" + envBaseURL + ")", definiteNote}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,13 +251,12 @@ func TestEventNameCheck_catalogueUnavailable(t *testing.T) {
 			for range 2 {
 				diags := p.plan(planRequest{typeName: "eventnotify_account_subscriptions",
 					config: p.account(map[string]any{"a": "ATOM.STATUS", "b": "PROCES.EXECUTION"}, false)})
-				if len(diags) != 1 || diags[0].Severity != tfprotov6.DiagnosticSeverityWarning ||
-					!strings.HasPrefix(diags[0].Summary, "Event names not checked") {
-					t.Fatalf("got %v, want one warning", diagnosticSet(diags))
+				if len(diags) != 1 || diags[0].Severity != tc.severity || !strings.HasPrefix(diags[0].Summary, tc.summary) {
+					t.Fatalf("got %v, want one %s %q", diagnosticSet(diags), tc.severity, tc.summary)
 				}
 				for _, phrase := range tc.detail {
 					if !strings.Contains(diags[0].Detail, phrase) {
-						t.Errorf("the warning lacks %q: %s", phrase, diags[0].Detail)
+						t.Errorf("the diagnostic lacks %q: %s", phrase, diags[0].Detail)
 					}
 				}
 			}
@@ -318,15 +336,17 @@ func TestAccAccountSubscriptions_misspeltEventName(t *testing.T) {
 }
 
 // TestAccSubscriptionResource_catalogueUnavailable runs the CLI while the catalogue cannot be
-// read: the plan shows the warning, naming the operation and the name not checked, and the
-// apply goes on; a plan that writes no name reads no catalogue and warns of nothing.
+// read because the service fails (a 500, which may pass): the plan shows the warning, naming
+// the operation and the name not checked, and the apply goes on; a plan that writes no name
+// reads no catalogue and warns of nothing. A definite answer fails the plan instead
+// (TestAccPlanReads_wrongAccount).
 func TestAccSubscriptionResource_catalogueUnavailable(t *testing.T) {
 	m := newTestMock(t)
-	m.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteEvents, Status: http.StatusForbidden})
+	m.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteEvents, Status: http.StatusInternalServerError})
 	w := newCLIWorkspace(t, m)
 	w.write("main.tf", requiredProviders+subscriptionConfig(`event_name = "PROCESS.EXECUTION"`, `destination_type = "EVENT_STREAMS"`, `log_level = "INFO"`))
 	warning := errorPattern("Warning: Event names not checked: the events catalogue could not be read",
-		`the event name "PROCESS.EXECUTION" was not checked`, `"list events"`, "HTTP 403")
+		`the event name "PROCESS.EXECUTION" was not checked`, `"list events"`, "HTTP 500")
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color", "-out=tfplan")
 	if !warning.MatchString(out) || !strings.Contains(out, "1 to add") {
 		t.Errorf("the plan does not show the warning and the creation:\n%s", out)
