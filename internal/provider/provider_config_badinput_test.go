@@ -74,7 +74,9 @@ func TestResolveSettings_badInput(t *testing.T) {
 		{name: "auth_url with /auth/jwt from env", model: func(m *providerModel) { m.AuthURL = types.StringNull() },
 			env:    map[string]string{envAuthURL: "https://auth.example.com/auth/jwt"},
 			errors: []string{"Invalid auth_url", `use "https://auth.example.com" instead`, "from the " + envAuthURL}},
-		{name: "auth_url with the JWT request's path", model: func(m *providerModel) { m.AuthURL = types.StringValue("https://auth.example.com/auth/jwt/generate/acc-1") },
+		{name: "auth_url with the JWT request's path", model: func(m *providerModel) {
+			m.AuthURL = types.StringValue("https://auth.example.com/auth/jwt/generate/acc-1")
+		},
 			errors: []string{"Invalid auth_url", `"/auth/jwt/generate/acc-1"`, `use "https://auth.example.com" instead`, envAuthURL}},
 
 		// Numbers and durations from the environment (the schema checks the block's).
