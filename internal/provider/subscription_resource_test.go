@@ -405,7 +405,8 @@ func TestAccSubscriptionResource_serviceSpellings(t *testing.T) {
 	})
 }
 
-// TestAccSubscriptionResource_importErrors covers malformed and unknown ids.
+// TestAccSubscriptionResource_importErrors covers malformed and unknown ids: an
+// unknown one names the account looked in and where it came from.
 func TestAccSubscriptionResource_importErrors(t *testing.T) {
 	m := newTestMock(t)
 	cases := []struct {
@@ -415,7 +416,10 @@ func TestAccSubscriptionResource_importErrors(t *testing.T) {
 		{"not a uuid", "not-a-uuid", []string{"Invalid import id", `"not-a-uuid"`, "is not a subscription id", "<subscription_id>", "<account_id>/<subscription_id>"}},
 		{"too many parts", "a/b/3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Invalid import id", "3 parts", "<account_id>/<subscription_id>"}},
 		{"empty account", "/3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Invalid import id", "empty account id"}},
-		{"does not exist", "3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Cannot import non-existent remote object"}},
+		{"does not exist", "3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Cannot import subscription 3fa85f64-5717-4562-b3fc-2c963f66afa6",
+			`Account "` + testAccount + `" holds no subscription`, `import id "3fa85f64-5717-4562-b3fc-2c963f66afa6" names no account`}},
+		{"does not exist in the account named", testAccount + "/3fa85f64-5717-4562-b3fc-2c963f66afa6", []string{"Cannot import subscription",
+			`The account "` + testAccount + `" comes from the import id "` + testAccount + `/3fa85f64-5717-4562-b3fc-2c963f66afa6"; check it.`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
