@@ -16,7 +16,9 @@ import (
 // import id, which is often a subscription id pasted into the wrong resource. ImportState
 // records the import id in the resource's private state; the Read that the import runs next
 // takes it from there, uses it in its advice, and removes it once the import has read the
-// object, so that no later refresh takes the account for an imported one.
+// object, so that no later refresh takes the account for an imported one (the framework marks
+// a Read that follows an import the same way, in its own part of the private state:
+// privatestate.ImportBeforeReadKey).
 
 // The resource types that import an account.
 const (

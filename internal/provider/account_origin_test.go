@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
@@ -25,6 +26,7 @@ func TestImportOrigin(t *testing.T) {
 		restricted bool // the user may use testAccount only
 		typeName   string
 		id         func(existing string) string
+		identity   bool                         // import by identity (account_id and id); id gives "<account_id>/<id>"
 		severity   tfprotov6.DiagnosticSeverity // 0: no diagnostic
 		summary    string
 		detail     []string
@@ -51,6 +53,11 @@ func TestImportOrigin(t *testing.T) {
 			severity: tfprotov6.DiagnosticSeverityError, summary: "Unable to read subscription " + subscriptionIDShaped,
 			detail: []string{"HTTP 403", `The account "acc-other" comes from the import id "acc-other/` + subscriptionIDShaped + `"; check it.`},
 			not:    []string{"Check account_id", "did you mean"}},
+		{name: "a subscription of another account by identity, no access", restricted: true, typeName: subscriptionType, identity: true,
+			id:       func(string) string { return other + "/" + subscriptionIDShaped },
+			severity: tfprotov6.DiagnosticSeverityError, summary: "Unable to read subscription " + subscriptionIDShaped,
+			detail: []string{"HTTP 403", `The account "acc-other" comes from the import block's identity (account_id); check it.`},
+			not:    []string{"Check account_id (" + envAccountID}},
 		{name: "a subscription the provider's account does not hold", typeName: subscriptionType,
 			id:       func(string) string { return subscriptionIDShaped },
 			severity: tfprotov6.DiagnosticSeverityError, summary: "Cannot import subscription " + subscriptionIDShaped,
@@ -69,7 +76,14 @@ func TestImportOrigin(t *testing.T) {
 				DestinationType: "EVENT_STREAMS", LogLevel: "ERROR"}).SubscriptionID
 			s := newConfiguredListServer(t, m)
 			ctx := context.Background()
-			imported, err := s.server.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: tc.typeName, ID: tc.id(existing)})
+			req := &tfprotov6.ImportResourceStateRequest{TypeName: tc.typeName, ID: tc.id(existing)}
+			if tc.identity {
+				account, id, _ := strings.Cut(req.ID, "/")
+				identity := s.dynamicValue(s.identity, map[string]tftypes.Value{
+					"account_id": tftypes.NewValue(tftypes.String, account), "id": tftypes.NewValue(tftypes.String, id)})
+				req.ID, req.Identity = "", &tfprotov6.ResourceIdentityData{IdentityData: &identity}
+			}
+			imported, err := s.server.ImportResourceState(ctx, req)
 			if err != nil {
 				t.Fatal(err)
 			}
