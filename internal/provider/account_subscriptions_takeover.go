@@ -17,8 +17,8 @@ import (
 // apply deletes every subscription the account already holds that no entry matches. The plan
 // of that create lists the account (a read; the client keeps the listing, so the apply that
 // follows in the same provider process reads it again without a request) and warns, naming
-// each subscription the apply will delete and how to keep them. A listing that fails is a
-// warning when the failure may pass, an error when the answer is definite (plan_reads.go).
+// each subscription the apply will delete and how to keep them. A listing that fails is an
+// error, which says whether planning again may help (plan_reads.go).
 
 // takeoverListed is how many of the subscriptions to be deleted the warning names one by one.
 const takeoverListed = 10
@@ -56,12 +56,11 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 	acct := account.ValueString()
 	list, err := r.data.client.AccountSubscriptions(ctx, acct)
 	if err != nil {
+		// No warning: the plan is where the user sees what the apply deletes, so it does not
+		// go on without the listing.
 		addPlanReadFailure(&diags, planRead{
-			warning: "The plan cannot list the subscriptions of account " + acct,
-			error:   "Unable to list the subscriptions of account " + acct,
-			skipped: "The plan goes on without showing which subscriptions the account already holds. The first apply " +
-				"deletes every subscription of the account that no entry of subscriptions matches. " + takeoverAdvice(acct),
-			needed: "The plan lists the account to show which of its subscriptions the first apply deletes.",
+			error:  "Unable to list the subscriptions of account " + acct,
+			needed: "The plan lists the account to show which of its subscriptions the first apply deletes, and does not go on without it.",
 		}, err)
 		return diags
 	}

@@ -16,10 +16,13 @@ import (
 )
 
 // TestAddPlanReadFailure: a failed plan-time read is an error when the answer is definite and
-// a warning when it may pass, each with the failure's own detail and the read's own text.
+// a warning when it may pass, each with the failure's own detail and the read's own text; a
+// read the plan does not go on without is an error either way, and only a definite answer
+// says that planning again will not help.
 func TestAddPlanReadFailure(t *testing.T) {
 	const url = "https://svc.example.com/rest/v1/events"
 	read := planRead{warning: "W summary", error: "E summary", skipped: "What was skipped.", needed: "What it is for."}
+	required := planRead{error: "E summary", needed: "What it is for."}
 	cases := []struct {
 		name   string
 		err    error
@@ -49,22 +52,28 @@ func TestAddPlanReadFailure(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var diags diag.Diagnostics
-			addPlanReadFailure(&diags, read, tc.err)
-			if len(diags) != 1 {
-				t.Fatalf("got %d diagnostics, want 1: %v", len(diags), diags)
-			}
-			d := diags[0]
-			summary, text, note := read.error, read.needed, definiteNote
-			if tc.want == diag.SeverityWarning {
-				summary, text, note = read.warning, read.skipped, passingNote
-			}
-			if d.Severity() != tc.want || d.Summary() != summary {
-				t.Errorf("got %s %q, want %s %q", d.Severity(), d.Summary(), tc.want, summary)
-			}
-			for _, phrase := range append([]string{text, note}, tc.detail...) {
-				if !strings.Contains(d.Detail(), phrase) {
-					t.Errorf("the detail lacks %q:\n%s", phrase, d.Detail())
+			passes := tc.want == diag.SeverityWarning
+			for _, r := range []planRead{read, required} {
+				var diags diag.Diagnostics
+				addPlanReadFailure(&diags, r, tc.err)
+				if len(diags) != 1 {
+					t.Fatalf("got %d diagnostics, want 1: %v", len(diags), diags)
+				}
+				d := diags[0]
+				severity, summary, text, note := diag.SeverityError, r.error, r.needed, definiteNote
+				switch {
+				case passes && r.warning != "":
+					severity, summary, text, note = diag.SeverityWarning, r.warning, r.skipped, passingNote
+				case passes:
+					note = passingNote
+				}
+				if d.Severity() != severity || d.Summary() != summary {
+					t.Errorf("got %s %q, want %s %q", d.Severity(), d.Summary(), severity, summary)
+				}
+				for _, phrase := range append([]string{text, note}, tc.detail...) {
+					if !strings.Contains(d.Detail(), phrase) {
+						t.Errorf("the detail lacks %q:\n%s", phrase, d.Detail())
+					}
 				}
 			}
 		})
@@ -72,8 +81,9 @@ func TestAddPlanReadFailure(t *testing.T) {
 }
 
 // TestPlanReads_accountListing plans the creation of eventnotify_account_subscriptions while
-// the account's listing fails: a failure that may pass (500) is a warning that says what the
-// first apply deletes, a definite answer (403) fails the plan.
+// the account's listing fails: the plan never goes on without showing what the first apply
+// deletes; a failure that may pass (500) says to plan again, a definite answer (403) that
+// planning again will not help.
 func TestPlanReads_accountListing(t *testing.T) {
 	cases := []struct {
 		status   int
@@ -81,8 +91,8 @@ func TestPlanReads_accountListing(t *testing.T) {
 		summary  string
 		detail   []string
 	}{
-		{http.StatusInternalServerError, tfprotov6.DiagnosticSeverityWarning, "The plan cannot list the subscriptions of account " + testAccount,
-			[]string{"deletes every subscription of the account that no entry of subscriptions matches", "terraform import", passingNote, "HTTP 500"}},
+		{http.StatusInternalServerError, tfprotov6.DiagnosticSeverityError, "Unable to list the subscriptions of account " + testAccount,
+			[]string{"which of its subscriptions the first apply deletes", passingNote, "HTTP 500"}},
 		{http.StatusForbidden, tfprotov6.DiagnosticSeverityError, "Unable to list the subscriptions of account " + testAccount,
 			[]string{"which of its subscriptions the first apply deletes", definiteNote, "HTTP 403"}},
 	}
