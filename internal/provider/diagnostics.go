@@ -24,7 +24,8 @@ func addClientError(diags *diag.Diagnostics, summary string, err error) {
 func clientErrorDetail(err error) string { return clientErrorDetailFrom(err, accountOrigin{}) }
 
 // clientErrorDetailFrom renders err for a diagnostic's detail; origin says where the call's
-// account came from, for the advice on a 403 or the service's 404.
+// account came from, for the advice on a 403 (an imported subscription the service's 404
+// answers for is the Read's own error, "Cannot import subscription").
 func clientErrorDetailFrom(err error, origin accountOrigin) string {
 	var unknown *client.UnknownOutcomeError
 	if errors.As(err, &unknown) {
@@ -142,8 +143,6 @@ func statusHint(apiErr *client.APIError, origin accountOrigin) string {
 	case status == http.StatusForbidden:
 		return fmt.Sprintf("The credentials are valid but the user has no access to this account (%q). Check "+
 			"account_id (%s) and the user's privileges on the account.", apiErr.AccountID, envAccountID)
-	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound) && origin.imported():
-		return "The object does not exist in this account. Check the id and account. " + origin.accountAdvice(apiErr.AccountID)
 	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound):
 		return "The object does not exist (any more). Check the id and account."
 	case status == http.StatusNotFound:
