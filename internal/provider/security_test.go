@@ -178,21 +178,27 @@ func TestAccSecurity_untrustedCertificate(t *testing.T) {
 }
 
 // TestAccSecurity_rejectedTokens uses pre-issued JWTs the service must refuse:
-// expired and badly signed ones are 401s that say the JWT was rejected, one of
-// another account is a 403 that names the account; no write is sent.
+// expired and badly signed ones are 401s that say the JWT was rejected and fail
+// the plan, so no write is sent; one of another account is a 403 at the create
+// that names the account.
 func TestAccSecurity_rejectedTokens(t *testing.T) {
 	other := mockserver.New(mockserver.Config{})
+	// A token the service rejects fails the plan, where the events catalogue is read with it (a
+	// 401 is definite: planning again gives the same answer), and nothing is sent to be
+	// created. A token of another account reads the catalogue, which belongs to no account,
+	// and fails at the create.
 	cases := []struct {
-		name   string
-		token  func(m *testMock) string
-		expect *regexp.Regexp
+		name    string
+		token   func(m *testMock) string
+		expect  *regexp.Regexp
+		creates int
 	}{
 		{"expired", func(m *testMock) string { return m.IssueJWT(testAccount, testUser, time.Now().Add(-time.Minute)) },
-			errorPattern("Unable to create subscription", "HTTP 401", "EVENTNOTIFY_JWT", "has not expired")},
+			errorPattern("Event names cannot be checked", "HTTP 401", "EVENTNOTIFY_JWT", "has not expired"), 0},
 		{"bad signature", func(*testMock) string { return other.IssueJWT(testAccount, testUser, time.Now().Add(time.Hour)) },
-			errorPattern("Unable to create subscription", "HTTP 401", "EVENTNOTIFY_JWT")},
+			errorPattern("Event names cannot be checked", "HTTP 401", "EVENTNOTIFY_JWT"), 0},
 		{"another account", func(m *testMock) string { return m.IssueJWT("acc-other", testUser, time.Now().Add(time.Hour)) },
-			errorPattern("Unable to create subscription", "HTTP 403", "Access Denied", "no access to this account")},
+			errorPattern("Unable to create subscription", "HTTP 403", "Access Denied", "no access to this account"), 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,8 +211,8 @@ func TestAccSecurity_rejectedTokens(t *testing.T) {
 					ExpectError: tc.expect,
 				}},
 			})
-			if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 1 {
-				t.Errorf("%d create requests, want the 1 rejected (a rejected JWT is not retried)", n)
+			if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != tc.creates {
+				t.Errorf("%d create requests, want %d (a rejected JWT is not retried)", n, tc.creates)
 			}
 			if n := m.JWTFetches(); n != 0 {
 				t.Errorf("%d JWT fetches with a pre-issued JWT", n)
