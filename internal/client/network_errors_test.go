@@ -42,13 +42,15 @@ func TestPermanentNetworkErrors(t *testing.T) {
 
 	trustedPool := x509.NewCertPool()
 	trustedPool.AddCert(trusted.Certificate())
-	port := func(s *httptest.Server) string { return s.Listener.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1"):] }
+	port := func(s *httptest.Server) string {
+		return s.Listener.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1"):]
+	}
 	tests := []struct {
 		name    string
 		url     string
 		roots   *x509.CertPool // nil: the system's
 		rcode   byte           // the answer of the test's DNS server (3 no such name, 2 server failure)
-		want    []string // parts of the error; {arg} is the argument that holds the address
+		want    []string       // parts of the error; {arg} is the argument that holds the address
 		wantErr func(error) bool
 		dials   int32
 	}{
