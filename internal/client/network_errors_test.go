@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -42,9 +43,8 @@ func TestPermanentNetworkErrors(t *testing.T) {
 
 	trustedPool := x509.NewCertPool()
 	trustedPool.AddCert(trusted.Certificate())
-	port := func(s *httptest.Server) string {
-		return s.Listener.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1"):]
-	}
+	// port is the ":port" of a test server, to reach it by another name.
+	port := func(s *httptest.Server) string { return ":" + strconv.Itoa(s.Listener.Addr().(*net.TCPAddr).Port) }
 	tests := []struct {
 		name    string
 		url     string
