@@ -72,7 +72,8 @@ func TestAccGuideMockServer_anotherContainer(t *testing.T) {
 `)
 
 	out, code := w.run(mockEnv("http", true), "plan", "-input=false", "-no-color")
-	expectOutput(t, "a plan against http://mock", out, true, "uses plain http:// for a host other than this machine")
+	expectOutput(t, "a plan against http://mock", out, true, "uses plain http:// for a host other than this machine",
+		"a mock in another container or host serves https when started with -tls")
 	if code != 1 {
 		t.Errorf("a plan against http://mock exits %d, want 1", code)
 	}
@@ -218,4 +219,3 @@ func (p *nameProxy) targets() []string {
 	defer p.mu.Unlock()
 	return slices.Clone(p.got)
 }
-
