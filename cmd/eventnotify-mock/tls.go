@@ -131,12 +131,14 @@ func (c *mockCertificate) writeCertificate(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("certificate file: %w", err)
 	}
-	_, err = tmp.Write(c.pem)
+	// Readable by all (CreateTemp makes it 0600): a client in another container may run as
+	// another user, and a certificate is no secret.
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		_, err = tmp.Write(c.pem)
+	}
 	if closeErr := tmp.Close(); err == nil {
 		err = closeErr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), abs)
