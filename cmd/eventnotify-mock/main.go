@@ -20,6 +20,9 @@
 // and refuses cross-origin browser writes, so that a web page cannot drive
 // it with the well-known demo credentials.
 //
+// -tls serves https with a self-signed certificate that it writes to -tls-cert-out (tls.go),
+// for clients in other containers, which the provider reaches with https only.
+//
 // -latency adds a delay to every request and -seed stores subscriptions in the account at
 // start: a number of generated ones, or those of a JSON file of SubscriptionCreate objects.
 // GET /_mock/stats reports the request counters (by route, JWT fetches, time spent
@@ -28,6 +31,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -83,6 +87,8 @@ type options struct {
 	seedCount   int
 	seedFile    string // -seed named a file; seedBody holds its content
 	seedBody    []byte
+	tls         bool   // -tls: serve https (tls.go)
+	certOut     string // -tls-cert-out: where the certificate's PEM goes
 }
 
 // parseFlags parses args; usage and flag errors go to stderr.
@@ -112,13 +118,21 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.latency, "latency", 0, "delay added to every request")
 	fs.StringVar(&seedArg, "seed", "", "subscriptions stored in the account at start: a number (that many generated ones) or the `file` name of a JSON file of "+
 		`SubscriptionCreate objects ({"subscriptions": [...]} or an array; each may also carry a subscriptionId)`)
+	fs.BoolVar(&o.tls, "tls", false, "serve https with a self-signed certificate for localhost, 127.0.0.1, ::1, the -listen host "+
+		"and every -allow-host name, written to -tls-cert-out (for clients in other containers: plain http is "+
+		"accepted by the provider for this machine only)")
+	fs.StringVar(&o.certOut, "tls-cert-out", defaultCertOut, "`file` the -tls certificate (PEM) is written to, for clients' SSL_CERT_FILE")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
 		}
 		return o, usageError{err}
 	}
-	fs.Visit(func(f *flag.Flag) { o.passwordSet = o.passwordSet || f.Name == "password" })
+	certOutSet := false
+	fs.Visit(func(f *flag.Flag) {
+		o.passwordSet = o.passwordSet || f.Name == "password"
+		certOutSet = certOutSet || f.Name == "tls-cert-out"
+	})
 	switch {
 	case fs.NArg() > 0:
 		return o, usageError{fmt.Errorf("unexpected arguments: %q", fs.Args())}
@@ -134,6 +148,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, usageError{errors.New("-jwt-ttl must be positive")}
 	case o.latency < 0:
 		return o, usageError{errors.New("-latency must not be negative")}
+	case certOutSet && !o.tls:
+		return o, usageError{errors.New("-tls-cert-out needs -tls")}
+	case o.tls && o.certOut == "":
+		return o, usageError{errors.New("-tls-cert-out must not be empty")}
 	}
 	if err := parseSeed(seedArg, &o); err != nil {
 		return o, usageError{err}
@@ -173,12 +191,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	certNote := ""
+	if o.tls {
+		// The certificate is in its file before the first line is printed.
+		cert, path, err := serveTLS(o)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		ln, certNote = tls.NewListener(ln, cert.tlsConfig()), cert.note(path)
+	}
 	out := startupOutput(o, ln.Addr())
 	if _, err := io.WriteString(stdout, out.env); err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("write output: %w", err)
 	}
-	for _, note := range append(out.notes, seedNote) {
+	for _, note := range append(out.notes, seedNote, certNote) {
 		if note == "" {
 			continue
 		}

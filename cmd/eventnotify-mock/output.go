@@ -20,7 +20,11 @@ type startup struct {
 // startupOutput is what a mock started with o prints once it listens on addr.
 func startupOutput(o options, addr net.Addr) startup {
 	hostport, everyInterface := clientAddr(o.listen, addr)
-	baseURL := "http://" + hostport
+	scheme := "http://"
+	if o.tls {
+		scheme = "https://"
+	}
+	baseURL := scheme + hostport
 	lines := []string{
 		"EVENTNOTIFY_BASE_URL=" + baseURL,
 		"EVENTNOTIFY_AUTH_URL=" + baseURL,

@@ -248,7 +248,8 @@ func CheckURL(s string) error {
 	case u.Scheme == "http" && !loopbackHost(u.Hostname()):
 		return fmt.Errorf("%q uses plain http:// for a host other than this machine, so credentials and tokens "+
 			"would cross the network unencrypted: use https:// (plain http is accepted only for localhost, "+
-			"127.0.0.1 and ::1, such as the mock server)", shown)
+			"127.0.0.1 and ::1, such as the mock server on this machine; a mock in another container or host serves "+
+			"https when started with -tls)", shown)
 	}
 	return checkServicePath(shown, u)
 }

@@ -179,9 +179,11 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", ctxErr, err)
 		}
-		if untrustedCertificate(err) {
-			err = &certificateError{err: err}
+		argument := "base_url"
+		if r.auth {
+			argument = "auth_url"
 		}
+		err = explainNetworkError(err, r.url, argument)
 		err = fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, err)
 		if maybeSent {
 			err = &lostAnswerError{err: err}

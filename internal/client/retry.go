@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -142,39 +140,15 @@ func retryableStatus(resp *http.Response, safe bool) bool {
 	return false
 }
 
-// retryableTransportError rules out errors that another attempt cannot fix.
+// retryableTransportError rules out errors that another attempt cannot fix: a refused wait
+// for the client-side rate limit, and the permanent network errors (permanentNetworkFault).
 func retryableTransportError(err error) bool {
 	var rl *rateLimitError
 	if errors.As(err, &rl) {
 		return false
 	}
-	return !untrustedCertificate(err)
+	return permanentNetworkFault(err) == faultNone
 }
-
-// untrustedCertificate reports a TLS certificate that failed verification.
-func untrustedCertificate(err error) bool {
-	var (
-		unknownAuthority x509.UnknownAuthorityError
-		hostname         x509.HostnameError
-		invalidCert      x509.CertificateInvalidError
-		verification     *tls.CertificateVerificationError
-	)
-	return errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
-		errors.As(err, &invalidCert) || errors.As(err, &verification)
-}
-
-// certificateError marks a request that failed because the server's certificate could not
-// be verified: nothing was sent.
-type certificateError struct{ err error }
-
-// Error is the underlying error's.
-func (e *certificateError) Error() string { return e.err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *certificateError) Unwrap() error { return e.err }
-
-// Is makes errors.Is(err, ErrUntrustedCertificate) work.
-func (e *certificateError) Is(target error) bool { return target == ErrUntrustedCertificate }
 
 // notSent reports whether a transport error certainly happened before any byte of the
 // request reached the server: a failed dial (DNS lookup, connection refused, dial timeout).

@@ -182,11 +182,13 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-// TestRetryPolicyTransportErrors: what counts as "not sent" for POST and PATCH.
+// TestRetryPolicyTransportErrors: what counts as "not sent" for POST and PATCH; a host name
+// that does not resolve is not retried at all.
 func TestRetryPolicyTransportErrors(t *testing.T) {
 	urlErr := func(err error) error { return &url.Error{Op: "Post", URL: "http://x", Err: err} }
 	refused := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}})
-	dns := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}})
+	dns := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "x", IsTemporary: true}})
+	noSuchHost := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}})
 	reset := urlErr(&net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}})
 	timeout := urlErr(context.DeadlineExceeded)
 	eof := urlErr(errors.New("EOF"))
@@ -198,6 +200,8 @@ func TestRetryPolicyTransportErrors(t *testing.T) {
 	}{
 		{http.MethodPost, refused, true},
 		{http.MethodPost, dns, true},
+		{http.MethodPost, noSuchHost, false}, // permanent: TestPermanentNetworkErrors
+		{http.MethodGet, noSuchHost, false},
 		{http.MethodPatch, refused, true},
 		{http.MethodPost, reset, false},
 		{http.MethodPost, timeout, false},

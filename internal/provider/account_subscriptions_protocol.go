@@ -296,7 +296,7 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 // it (schemaDefaults). The framework would plan the prior state: no computed value is marked unknown (the
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
 // every entry's subscription under its key (withHeldID of identical entries), warns
-// about nothing (each entry's destination is the state's (accountSettingWarnings), and the
+// about nothing (each entry's settings are the state's (accountSettingWarnings), and the
 // takeover warning is for a create) and checks no event name against the catalogue
 // (checkAccountEventNames checks only names the state lacks).
 func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {

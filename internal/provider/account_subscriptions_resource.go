@@ -97,7 +97,7 @@ func (r *AccountSubscriptionsResource) Configure(_ context.Context, req resource
 // computed value. An entry keeps the id of the subscription it will hold
 // (matchEntries), kept or updated in place; an entry to be created has an
 // unknown id. The work is linear in the number of entries. It also warns about what the user can act on: an
-// entry that sets destination_type to EMAIL (accountSettingWarnings) and, on
+// entry whose settings the service delivers nowhere (accountSettingWarnings) and, on
 // create, the subscriptions of the account that the apply deletes
 // (takeoverWarnings).
 func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -34,8 +34,8 @@ const acctAddr = "eventnotify_account_subscriptions.all"
 
 // acctEntry is one entry of the resource's map in a test configuration.
 type acctEntry struct {
-	key, event, level, topic string
-	disabled                 bool
+	key, event, level, topic, environment string
+	disabled                              bool
 }
 
 // acctConfig renders the resource with entries.
@@ -47,6 +47,9 @@ func acctConfig(entries ...acctEntry) string {
 			e.key, e.event, e.level)
 		if e.topic != "" {
 			fmt.Fprintf(&b, "      event_streams_topic = %q\n", e.topic)
+		}
+		if e.environment != "" {
+			fmt.Fprintf(&b, "      event_streams_environment_id = %q\n", e.environment)
 		}
 		if e.disabled {
 			b.WriteString("      enabled = false\n")

@@ -20,7 +20,7 @@ func takeoverSeed(m *testMock, n int) []mockserver.Subscription {
 	out := make([]mockserver.Subscription, n)
 	for i := range out {
 		s := mockserver.Subscription{EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: levels[i%3],
-			EventStreamsTopic: fmt.Sprintf("topic-%d", i), Enabled: true}
+			EventStreamsEnvironment: "env-1", EventStreamsTopic: fmt.Sprintf("topic-%d", i), Enabled: true}
 		if i == 1 {
 			s = mockserver.Subscription{EventName: "flow.deployed", DestinationType: "EMAIL", LogLevel: "INFO",
 				DestinationEmail: "ops@example.com", Enabled: false}
@@ -38,7 +38,8 @@ func takeoverSeed(m *testMock, n int) []mockserver.Subscription {
 // entry takes over, and that says how to keep them. The plan only reads: the mock counts no
 // write. ProtocolServer answers as the framework does.
 func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
-	entry := map[string]any{"event_name": "PROCESS.EXECUTION", "destination_type": "EVENT_STREAMS", "log_level": "WARNING"}
+	entry := map[string]any{"event_name": "PROCESS.EXECUTION", "destination_type": "EVENT_STREAMS", "log_level": "WARNING",
+		"event_streams_environment_id": "env-1", "event_streams_topic": "processes"}
 	cases := []struct {
 		name        string
 		seed        int
@@ -60,7 +61,8 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 		{name: "an entry like one of them, in another spelling", seed: 3, accountID: testAccount,
 			entries: func(subs []mockserver.Subscription) any {
 				return map[string]map[string]any{"a": entry, "kept": {"event_name": "atom.status", "destination_type": "EVENT_STREAMS",
-					"log_level": subs[2].LogLevel, "event_streams_topic": subs[2].EventStreamsTopic}}
+					"log_level": subs[2].LogLevel, "event_streams_environment_id": subs[2].EventStreamsEnvironment,
+					"event_streams_topic": subs[2].EventStreamsTopic}}
 			},
 			wantSummary: `The first apply deletes 2 subscriptions that account "acc-test" already holds`, wantNamed: 3, skipNamed: 2},
 		{name: "many", seed: 25, accountID: testAccount,

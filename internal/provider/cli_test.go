@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,17 +24,22 @@ import (
 // hold for_each resources or modules in its state checks, and the examples,
 // the quick start and the guides use both, so they are tested through this.
 
-// providerBuild is one build of the provider binary, made once per test process.
+// providerBuild is one build of the provider binary (or of another command of the
+// repository), made once per test process.
 type providerBuild struct {
-	flags []string // extra go build flags
-	once  sync.Once
-	dir   string
-	err   error
+	flags  []string // extra go build flags
+	pkg    string   // the package built, relative to this one; "" is the provider's
+	binary string   // the binary's name; "" is the provider's
+	once   sync.Once
+	dir    string
+	err    error
 }
 
 var (
 	plainProviderBuild = &providerBuild{}
 	raceProviderBuild  = &providerBuild{flags: []string{"-race"}}
+	// mockBuild is the mock server's command, for the tests of what only it does (-tls).
+	mockBuild = &providerBuild{pkg: "../../cmd/eventnotify-mock", binary: "eventnotify-mock"}
 )
 
 // buildProvider builds the provider binary once per test process and returns
@@ -44,11 +50,12 @@ func buildProvider(t *testing.T) string { return plainProviderBuild.get(t) }
 func (b *providerBuild) get(t *testing.T) string {
 	t.Helper()
 	b.once.Do(func() {
-		b.dir, b.err = os.MkdirTemp("", "eventnotify-provider-bin-")
+		b.dir, b.err = os.MkdirTemp("", cmp.Or(b.binary, "eventnotify-provider")+"-bin-")
 		if b.err != nil {
 			return
 		}
-		args := append(append([]string{"build"}, b.flags...), "-o", filepath.Join(b.dir, "terraform-provider-eventnotify"), "../..")
+		pkg, binary := cmp.Or(b.pkg, "../.."), cmp.Or(b.binary, "terraform-provider-eventnotify")
+		args := append(append([]string{"build"}, b.flags...), "-o", filepath.Join(b.dir, binary), pkg)
 		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building the provider (go %s): %v\n%s", strings.Join(args, " "), err, out)
 		}

@@ -75,7 +75,8 @@ func newEventNamePlans(t *testing.T, m *testMock) *eventNamePlans {
 
 // subscription is a value of eventnotify_subscription with the required arguments and event.
 func (p *eventNamePlans) subscription(event any, computed bool) tftypes.Value {
-	attrs := map[string]any{"event_name": event, "destination_type": "EVENT_STREAMS", "log_level": "ERROR"}
+	attrs := map[string]any{"event_name": event, "destination_type": "EVENT_STREAMS", "log_level": "ERROR",
+		"event_streams_environment_id": "env-1", "event_streams_topic": "alerts"}
 	if computed {
 		attrs["id"], attrs["account_id"], attrs["enabled"] = "00000000-0000-4000-8000-000000000001", testAccount, true
 	}
@@ -88,7 +89,8 @@ func (p *eventNamePlans) account(events map[string]any, computed bool) tftypes.V
 	elems := make(map[string]tftypes.Value, len(events))
 	i := 0
 	for key, event := range events {
-		attrs := map[string]any{"event_name": event, "destination_type": "EVENT_STREAMS", "log_level": "ERROR", "event_streams_topic": key}
+		attrs := map[string]any{"event_name": event, "destination_type": "EVENT_STREAMS", "log_level": "ERROR",
+			"event_streams_environment_id": "env-1", "event_streams_topic": key}
 		if computed {
 			i++
 			attrs["id"], attrs["enabled"] = "00000000-0000-4000-8000-00000000000"+string(rune('0'+i)), true

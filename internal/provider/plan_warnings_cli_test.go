@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,9 +197,9 @@ import {
 	w2 := newCLIWorkspace(t, m2)
 	w2.write("versions.tf", requiredProviders)
 	w2.write("main.tf", strings.Replace(acctConfig(acctEntry{key: "mail", event: "ATOM.STATUS", level: "ERROR"},
-		acctEntry{key: "streams", event: "ATOM.STATUS", level: "INFO"}), `"EVENT_STREAMS"`, `"EMAIL"`, 1))
+		acctEntry{key: "streams", event: "ATOM.STATUS", level: "INFO", topic: "alerts", environment: "env-1"}), `"EVENT_STREAMS"`, `"EMAIL"`, 1))
 	out = w2.mustRun(nil, "plan", "-input=false", "-no-color")
-	expectOutput(t, "the plan that sets EMAIL in an entry", out, true, warning)
+	expectOutput(t, "the plan that sets EMAIL in an entry", out, true, `Warning: subscriptions["mail"]: EMAIL destinations are not delivered yet`)
 	if got := providerWarnings(out); len(got) != 1 {
 		t.Errorf("the plan warns %q, want the EMAIL warning once:\n%s", got, out)
 	}
@@ -207,4 +208,76 @@ import {
 	if got := m2.Subscriptions(testAccount); len(got) != 2 {
 		t.Errorf("the account holds %+v, want 2 subscriptions", got)
 	}
+}
+
+// TestAccPlanWarnings_eventStreamsUnset checks the warnings about an EVENT_STREAMS subscription
+// that names no event streams environment or no topic (the service accepts it and delivers its
+// notifications nowhere), with the CLI: the plan of eventnotify_subscription warns naming the
+// attribute missing, that of eventnotify_account_subscriptions naming the entry's key and the
+// attribute, one warning each; a complete configuration plans without warning. The plans after
+// an apply that kept them warn no more (the warnings appear where the user writes the setting).
+func TestAccPlanWarnings_eventStreamsUnset(t *testing.T) {
+	const (
+		noTopic       = "EVENT_STREAMS subscription without a topic"
+		noEnvironment = "EVENT_STREAMS subscription without an event streams environment"
+	)
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.write("versions.tf", requiredProviders)
+	required := []string{`event_name = "ATOM.STATUS"`, `destination_type = "EVENT_STREAMS"`, `log_level = "INFO"`}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string // the warnings' summaries, sorted (the CLIs order them differently)
+	}{
+		{"neither", nil, []string{noTopic, noEnvironment}},
+		{"no topic", []string{`event_streams_environment_id = "env-1"`}, []string{noTopic}},
+		{"no environment", []string{`event_streams_topic = "alerts"`}, []string{noEnvironment}},
+		{"complete", []string{`event_streams_environment_id = "env-1"`, `event_streams_topic = "alerts"`}, nil},
+	} {
+		w.write("main.tf", subscriptionConfig(append(required, tc.args...)...))
+		out := w.mustRun(nil, "plan", "-input=false", "-no-color")
+		if got := slices.Sorted(slices.Values(providerWarnings(out))); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: the plan warns %q, want %q:\n%s", tc.name, got, tc.want, out)
+		}
+		if len(tc.want) > 0 {
+			expectOutput(t, tc.name, out, true, "with eventnotify_subscription.test", "Plan: 1 to add",
+				"but it has nowhere to deliver the subscription's notifications: they are lost.")
+		}
+	}
+	if wr := m.writes(); wr.total() != 0 {
+		t.Fatalf("the plans made %s, want none", wr)
+	}
+
+	// The account resource: each entry's warnings name its key.
+	w.remove("main.tf")
+	w.write("main.tf", acctConfig(
+		acctEntry{key: "complete", event: "ATOM.STATUS", level: "INFO", topic: "alerts", environment: "env-1"},
+		acctEntry{key: "orders", event: "ATOM.DEPLOYMENT", level: "INFO", environment: "env-1"},
+		acctEntry{key: "billing", event: "PROCESS.EXECUTION", level: "ERROR", topic: "billing"}))
+	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
+	want := []string{`subscriptions["billing"]: ` + noEnvironment, `subscriptions["orders"]: ` + noTopic}
+	if got := slices.Sorted(slices.Values(providerWarnings(out))); !slices.Equal(got, want) {
+		t.Errorf("the account resource's plan warns %q, want %q:\n%s", got, want, out)
+	}
+	expectOutput(t, "the account resource's plan", out, true, "with eventnotify_account_subscriptions.all")
+
+	// Applied as it is, the entries plan quietly: the warning was in the plan that wrote them.
+	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if got := providerWarnings(out); code != 0 || len(got) != 0 {
+		t.Errorf("the plan after the apply exits %d and warns %q, want 0 and none:\n%s", code, got, out)
+	}
+
+	// Completing them plans an update without warning.
+	w.write("main.tf", acctConfig(
+		acctEntry{key: "complete", event: "ATOM.STATUS", level: "INFO", topic: "alerts", environment: "env-1"},
+		acctEntry{key: "orders", event: "ATOM.DEPLOYMENT", level: "INFO", topic: "orders", environment: "env-1"},
+		acctEntry{key: "billing", event: "PROCESS.EXECUTION", level: "ERROR", topic: "billing", environment: "env-2"}))
+	out = w.mustRun(nil, "plan", "-input=false", "-no-color")
+	if got := providerWarnings(out); len(got) != 0 {
+		t.Errorf("the plan that completes the entries warns %q:\n%s", got, out)
+	}
+	expectOutput(t, "the plan that completes the entries", out, true, "0 to add, 1 to change, 0 to destroy")
+	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
 }

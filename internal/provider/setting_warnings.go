@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -16,21 +18,81 @@ import (
 // changes, an imported subscription) stays quiet. A plan that creates the resource warns, and
 // so does the create half of a replacement, which Terraform plans with no prior state.
 //
-// The one setting warned about is destination_type = "EMAIL", in eventnotify_subscription and
-// in each entry of eventnotify_account_subscriptions.
+// The settings warned about (settingWarnings), in eventnotify_subscription and in each entry
+// of eventnotify_account_subscriptions, are those the service accepts but delivers nowhere:
+// destination_type = "EMAIL", and an EVENT_STREAMS destination that names no event streams
+// environment or no topic. A warning needs the values it reads known: one known only at
+// apply warns about nothing.
 
-// emailWarning is the warning about an EMAIL destination at p.
-func emailWarning(p path.Path) diag.Diagnostic {
-	return diag.NewAttributeWarningDiagnostic(p, "EMAIL destinations are not delivered yet",
-		"The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS "+
-			"destinations only, so this subscription will be stored but may notify no one. Use \"EVENT_STREAMS\" "+
-			"with an event streams environment and topic to receive notifications.")
+// warnedSettings are the settings of a subscription that the warnings read, configured or
+// held in state (null where there is no prior state).
+type warnedSettings struct {
+	destinationType, environmentID, topic types.String
 }
 
-// setsEmail reports whether a configured destination type is EMAIL where the prior one (null
-// when there is none) is not.
-func setsEmail(configured, prior types.String) bool {
-	return !configured.IsUnknown() && configured.ValueString() == "EMAIL" && prior.ValueString() != "EMAIL"
+// settingWarning is one warning about a subscription's settings: applies reports whether
+// settings call for it (false when a value it reads is unknown); the warning is reported on
+// attribute, with the summary and detail given (what, and what the user can do).
+type settingWarning struct {
+	attribute       string
+	applies         func(warnedSettings) bool
+	summary, detail string
+}
+
+// settingWarnings lists the warnings about a subscription's settings.
+func settingWarnings() []settingWarning {
+	const unset = "The service accepts an EVENT_STREAMS subscription without %s, but it has nowhere to deliver " +
+		"the subscription's notifications: they are lost. Set %s, or remove the subscription."
+	return []settingWarning{
+		{attribute: "destination_type", applies: func(s warnedSettings) bool { return known(s.destinationType, "EMAIL") },
+			summary: "EMAIL destinations are not delivered yet",
+			detail: "The service accepts destination_type = \"EMAIL\" but currently delivers notifications to EVENT_STREAMS " +
+				"destinations only, so this subscription will be stored but may notify no one. Use \"EVENT_STREAMS\" " +
+				"with an event streams environment and topic to receive notifications."},
+		{attribute: "event_streams_environment_id",
+			applies: func(s warnedSettings) bool {
+				return known(s.destinationType, "EVENT_STREAMS") && unsetValue(s.environmentID)
+			},
+			summary: "EVENT_STREAMS subscription without an event streams environment",
+			detail: fmt.Sprintf(unset, "an event streams environment",
+				"event_streams_environment_id to the id of the environment that holds the topic, as the platform's Event Streams settings show it")},
+		{attribute: "event_streams_topic",
+			applies: func(s warnedSettings) bool { return known(s.destinationType, "EVENT_STREAMS") && unsetValue(s.topic) },
+			summary: "EVENT_STREAMS subscription without a topic",
+			detail:  fmt.Sprintf(unset, "a topic", "event_streams_topic to the topic that receives the notifications")},
+	}
+}
+
+// known reports whether v is the known value want.
+func known(v types.String, want string) bool {
+	return !v.IsUnknown() && !v.IsNull() && v.ValueString() == want
+}
+
+// unsetValue reports whether v is known and null or blank.
+func unsetValue(v types.String) bool {
+	return !v.IsUnknown() && strings.TrimSpace(v.ValueString()) == ""
+}
+
+// settingWarningsFor appends to diags the warnings that configured calls for and prior does
+// not, each on its attribute under at. entry, when not empty, is the account resource's entry
+// key, which the summary names: the CLI shows the first warning of each summary in full and
+// counts the others, so a key only in the detail would be lost for every entry but the first.
+func settingWarningsFor(diags *diag.Diagnostics, at path.Path, entry string, configured, prior warnedSettings) {
+	for _, w := range settingWarnings() {
+		if !w.applies(configured) || w.applies(prior) {
+			continue
+		}
+		summary := w.summary
+		if entry != "" {
+			summary = fmt.Sprintf("subscriptions[%q]: %s", entry, summary)
+		}
+		diags.AddAttributeWarning(at.AtName(w.attribute), summary, w.detail)
+	}
+}
+
+// entrySettings are the warned settings of an entry of the account resource.
+func entrySettings(e accountEntry) warnedSettings {
+	return warnedSettings{destinationType: e.DestinationType, environmentID: e.EventStreamsEnvironmentID, topic: e.EventStreamsTopic}
 }
 
 // subscriptionSettingWarnings are the setting warnings of a plan of eventnotify_subscription.
@@ -39,21 +101,28 @@ func subscriptionSettingWarnings(ctx context.Context, req resource.ModifyPlanReq
 	if req.Plan.Raw.IsNull() {
 		return diags
 	}
-	var configured, prior types.String
-	diags.Append(req.Config.GetAttribute(ctx, path.Root("destination_type"), &configured)...)
-	if !req.State.Raw.IsNull() {
-		diags.Append(req.State.GetAttribute(ctx, path.Root("destination_type"), &prior)...)
+	read := func(get func(context.Context, path.Path, any) diag.Diagnostics) warnedSettings {
+		var s warnedSettings
+		diags.Append(get(ctx, path.Root("destination_type"), &s.destinationType)...)
+		diags.Append(get(ctx, path.Root("event_streams_environment_id"), &s.environmentID)...)
+		diags.Append(get(ctx, path.Root("event_streams_topic"), &s.topic)...)
+		return s
 	}
-	if !diags.HasError() && setsEmail(configured, prior) {
-		diags.Append(emailWarning(path.Root("destination_type")))
+	configured := read(req.Config.GetAttribute)
+	var prior warnedSettings
+	if !req.State.Raw.IsNull() {
+		prior = read(req.State.GetAttribute)
+	}
+	if !diags.HasError() {
+		settingWarningsFor(&diags, path.Empty(), "", configured, prior)
 	}
 	return diags
 }
 
 // accountSettingWarnings are the setting warnings of a plan of eventnotify_account_subscriptions,
-// entry by entry: an entry that sets EMAIL where the state's entry under its key has another
-// destination (or there is none), unless the state holds a subscription with all of the
-// entry's inputs (a key renamed: nothing is written).
+// entry by entry: those an entry calls for and the state's entry under its key (if any) does
+// not, unless the state holds a subscription with all of the entry's inputs (a key renamed:
+// nothing is written).
 func accountSettingWarnings(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if req.Plan.Raw.IsNull() {
@@ -85,13 +154,11 @@ func accountSettingWarnings(ctx context.Context, req resource.ModifyPlanRequest)
 	}
 	for _, key := range sortedKeys(configured) {
 		e := configured[key]
-		if !setsEmail(e.DestinationType, held[key].DestinationType) {
-			continue
-		}
 		if in, ok := e.inputs(); ok && heldInputs[in] {
 			continue
 		}
-		diags.Append(emailWarning(path.Root("subscriptions").AtMapKey(key).AtName("destination_type")))
+		// held[key] is all null when the state has no entry under key.
+		settingWarningsFor(&diags, path.Root("subscriptions").AtMapKey(key), key, entrySettings(e), entrySettings(held[key]))
 	}
 	return diags
 }

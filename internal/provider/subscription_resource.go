@@ -53,8 +53,8 @@ func (r *SubscriptionResource) Configure(_ context.Context, req resource.Configu
 
 // ModifyPlan fills account_id from the provider when the configuration leaves
 // it out, so that a change of the provider's account plans a replacement,
-// warns when the configuration sets destination_type to EMAIL
-// (subscriptionSettingWarnings), checks a new event name against the events
+// warns about settings the service delivers nowhere: EMAIL, an EVENT_STREAMS
+// destination without environment or topic (subscriptionSettingWarnings), checks a new event name against the events
 // catalogue, and plans no change where the event name's case is all that
 // differs.
 func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

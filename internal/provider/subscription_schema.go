@@ -98,12 +98,16 @@ func subscriptionAttributes() []subscriptionAttribute {
 			description: "Minimum log level that triggers a notification: " + enumWords(logLevels) + "."},
 		{name: "event_streams_environment_id", api: "EventStreamsEnvironment", optional: true, validators: userText,
 			description: "Id of the event streams environment that receives the notifications, for `EVENT_STREAMS` " +
-				"destinations, as the platform's Event Streams settings show it."},
+				"destinations, as the platform's Event Streams settings show it.",
+			resourceNote: "The service accepts an `EVENT_STREAMS` subscription without it, which delivers nowhere; the plan " +
+				"that creates or changes such a subscription warns."},
 		{name: "event_streams_environment_name", api: "EventStreamsEnvironmentName", optional: true, validators: userText,
 			description: "Name of that event streams environment, for `EVENT_STREAMS` destinations: a label for " +
 				"people, stored as given (the service does not check it against the id)."},
 		{name: "event_streams_topic", api: "EventStreamsTopic", optional: true, validators: userText,
-			description: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations."},
+			description: "Event streams topic that receives the notifications, for `EVENT_STREAMS` destinations.",
+			resourceNote: "The service accepts an `EVENT_STREAMS` subscription without it, which delivers nowhere; the plan " +
+				"that creates or changes such a subscription warns."},
 		{name: "enabled", api: "Enabled", kind: kindBool, optional: true, computedToo: true, defaultTrue: true,
 			description: "Whether the subscription is active.", resourceNote: "Default `true`."},
 		{name: "destination_email", api: "DestinationEmail",

@@ -27,7 +27,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
@@ -100,7 +102,7 @@ func (a *subscriptionsAction) Configure(_ context.Context, req action.ConfigureR
 // Invoke lists the account, selects and writes the subscriptions, and reports progress.
 func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var config subscriptionsActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(nullAttributesIfNull(ctx, req.Config).Get(ctx, &config)...)
 	if resp.Diagnostics.HasError() || !providerConfigured(a.data, &resp.Diagnostics, "eventnotify_"+a.verb()+"_subscriptions action") {
 		return
 	}
@@ -158,6 +160,28 @@ func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeReque
 		progress("%s %d of %d %s of account %s; %d failed.", capitalize(past), len(updates)-failed, len(updates),
 			plural(len(updates), "subscription", "subscriptions"), account, failed)
 	}
+}
+
+// nullAttributesIfNull returns config, or, when config is null, a configuration of the same
+// schema whose attributes are all null. Terraform sends a null configuration for an action
+// block without a config block (`action "eventnotify_disable_subscriptions" "x" {}`), which
+// means the same as an empty `config {}`; Config.Get cannot read a null object into a model.
+// The actions' schemas have attributes only: a nested block would be an empty collection,
+// not null.
+func nullAttributesIfNull(ctx context.Context, config tfsdk.Config) tfsdk.Config {
+	if !config.Raw.IsNull() {
+		return config
+	}
+	objectType, ok := config.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		return config
+	}
+	values := make(map[string]tftypes.Value, len(objectType.AttributeTypes))
+	for name, typ := range objectType.AttributeTypes {
+		values[name] = tftypes.NewValue(typ, nil)
+	}
+	config.Raw = tftypes.NewValue(objectType, values)
+	return config
 }
 
 // selectSubscriptions returns the subscriptions that match every filter (event names compared

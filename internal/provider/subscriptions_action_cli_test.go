@@ -111,3 +111,21 @@ action "eventnotify_disable_subscriptions" "deployments" {
 		t.Errorf("plan with ignore_changes = [enabled] after pausing: exit %d, want 0:\n%s", code, out)
 	}
 }
+
+// TestAccSubscriptionsAction_cliWithoutConfig invokes an action block that has no config block
+// with the CLI (Terraform 1.14 and later): it disables every subscription of the provider's
+// account, as an empty `config {}` does, where it used to fail with a Value Conversion Error
+// after the plan said "1 to invoke".
+func TestAccSubscriptionsAction_cliWithoutConfig(t *testing.T) {
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.require(featureActions)
+	seedListSubscriptions(m)
+	w.write("versions.tf", requiredProviders)
+	w.write("main.tf", `action "eventnotify_disable_subscriptions" "all" {}`+"\n")
+	before := snapshot(m)
+	out := w.mustRun(nil, "apply", "-invoke=action.eventnotify_disable_subscriptions.all", "-auto-approve", "-input=false", "-no-color")
+	expectOutput(t, "terraform apply -invoke", out, true, "Actions: 1 invoked.",
+		"5 of the 5 subscriptions of account "+testAccount+" match; 4 to disable, 1 already disabled.")
+	wantOnlyToggled(t, m, before, false, sid("5"), sid("2"), sid("4"), sid("3"))
+}

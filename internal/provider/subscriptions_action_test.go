@@ -75,8 +75,14 @@ type invocation struct {
 // event.
 func (s *listServer) invoke(typeName string, args map[string]any) invocation {
 	s.t.Helper()
+	return s.invokeWith(typeName, s.actionConfig(typeName, args))
+}
+
+// invokeWith is invoke with the configuration as Terraform encodes it (nil when it sends none).
+func (s *listServer) invokeWith(typeName string, config *tfprotov6.DynamicValue) invocation {
+	s.t.Helper()
 	stream, err := s.server.InvokeAction(context.Background(), &tfprotov6.InvokeActionRequest{
-		ActionType: typeName, Config: s.actionConfig(typeName, args),
+		ActionType: typeName, Config: config,
 	})
 	if err != nil {
 		s.t.Fatal(err)
@@ -425,5 +431,57 @@ func TestSubscriptionsAction_validation(t *testing.T) {
 				t.Errorf("%s %v: diagnostics %q, want one mentioning %q", typeName, tt.args, text, tt.want)
 			}
 		}
+	}
+}
+
+// TestSubscriptionsAction_withoutConfig is the regression test of an action block without a
+// config block (`action "eventnotify_disable_subscriptions" "x" {}`), for which Terraform sends a
+// null configuration (or none): validation, the plan and the invocation treat it as an empty
+// `config {}`, which disables every subscription of the provider's account, where the
+// invocation used to fail with a Value Conversion Error.
+func TestSubscriptionsAction_withoutConfig(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		config func(s *listServer) *tfprotov6.DynamicValue
+	}{
+		{name: "null configuration", config: func(s *listServer) *tfprotov6.DynamicValue {
+			typ := s.schemas.ActionSchemas[disableActionType].Schema.ValueType()
+			dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			return &dv
+		}},
+		{name: "no configuration", config: func(*listServer) *tfprotov6.DynamicValue { return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := newTestMock(t)
+			seedListSubscriptions(m)
+			s := newActionServer(t, m, 0)
+			ctx := context.Background()
+			validated, err := s.server.ValidateActionConfig(ctx, &tfprotov6.ValidateActionConfigRequest{
+				ActionType: disableActionType, Config: tc.config(s),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			requireNoDiagnostics(t, "ValidateActionConfig", validated.Diagnostics)
+			planned, err := s.server.PlanAction(ctx, &tfprotov6.PlanActionRequest{
+				ActionType: disableActionType, Config: tc.config(s),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			requireNoDiagnostics(t, "PlanAction", planned.Diagnostics)
+
+			before := snapshot(m)
+			inv := s.invokeWith(disableActionType, tc.config(s))
+			requireNoDiagnostics(t, "InvokeAction", inv.diagnostics)
+			inv.wantProgress(t, "5 of the 5 subscriptions of account "+testAccount+" match; 4 to disable, 1 already disabled.",
+				"Disabled 4 subscriptions of account "+testAccount+".")
+			wantOnlyToggled(t, m, before, false, sid("5"), sid("2"), sid("4"), sid("3"))
+		})
 	}
 }
