@@ -60,7 +60,7 @@ func (d operationTimeouts) block(ctx context.Context) schema.Block {
 		Create: true, Read: true, Update: true, Delete: true,
 		CreateDescription: describe("create", d.create, "every request, retry and wait of the create, and the reads that "+
 			"settle a lost answer; a create request already sent is waited for, and what it created is kept in state "+
-			"or named in the error, so the apply can take somewhat longer"),
+			"(or the error says how to find and import it), so the apply can take somewhat longer"),
 		ReadDescription:   describe("read (every refresh)", d.read, "the listing of the account and the single reads that follow it"),
 		UpdateDescription: describe("update", d.update, "every request, retry and wait of the update"),
 		DeleteDescription: describe("delete", d.delete, "every request, retry and wait of the delete"),

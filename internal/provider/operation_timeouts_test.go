@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -280,6 +283,57 @@ func TestAccTimeouts_examples(t *testing.T) {
 			})
 			if n := len(m.Subscriptions(testAccount)); n != 0 {
 				t.Errorf("after destroy the mock holds %d subscriptions", n)
+			}
+		})
+	}
+}
+
+// TestStartOperation checks which timeout an operation takes (the block's value, else the
+// default) and how its error names it.
+func TestStartOperation(t *testing.T) {
+	ctx := t.Context()
+	block := func(attrs map[string]string) timeouts.Value {
+		values := map[string]attr.Value{}
+		for name := range timeoutsAttrTypes() {
+			values[name] = types.StringNull()
+			if v, ok := attrs[name]; ok {
+				values[name] = types.StringValue(v)
+			}
+		}
+		return timeouts.Value{Object: types.ObjectValueMust(timeoutsAttrTypes(), values)}
+	}
+	for _, tc := range []struct {
+		name       string
+		value      timeouts.Value
+		op         string
+		want       string // the timeout as the error renders it
+		configured bool
+	}{
+		{name: "no block: the default", value: nullTimeouts(), op: "create", want: "20m"},
+		{name: "no block, read", value: nullTimeouts(), op: "read", want: "15m"},
+		{name: "the block without this operation", value: block(map[string]string{"create": "1h"}), op: "delete", want: "20m"},
+		{name: "the block's value", value: block(map[string]string{"create": "1h"}), op: "create", want: "1h", configured: true},
+		{name: "seconds and minutes", value: block(map[string]string{"update": "90s"}), op: "update", want: "1m30s", configured: true},
+		{name: "the default, written out", value: block(map[string]string{"read": "15m"}), op: "read", want: "15m", configured: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			op, cancel, diags := subscriptionTimeouts.startOperation(ctx, tc.value, "eventnotify_subscription", tc.op)
+			defer cancel()
+			if diags.HasError() {
+				t.Fatal(diags)
+			}
+			if got := durationText(op.timeout); got != tc.want || op.configured != tc.configured {
+				t.Fatalf("timeout %s (configured %t), want %s (%t)", got, op.configured, tc.want, tc.configured)
+			}
+			if _, ok := op.ctx.Deadline(); !ok || op.timedOut() {
+				t.Fatal("the operation's context has no deadline, or has timed out already")
+			}
+			text := op.timeoutText()
+			for _, want := range []string{"The " + tc.op + " of eventnotify_subscription did not finish within " + tc.want,
+				"timeouts." + tc.op, tc.op + " = "} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the timeout's text lacks %q:\n%s", want, text)
+				}
 			}
 		})
 	}
