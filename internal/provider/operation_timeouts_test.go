@@ -54,28 +54,43 @@ func timedAccount(timeouts ...string) string {
 // TestAccTimeouts_createSettlingEndsAtDeadline sends a create whose answer is lost and whose
 // work lands only much later (after the apply): the settling of the lost answer would read
 // the account for 15 seconds and then create the subscription again. timeouts.create = "5s"
-// ends it at the deadline instead: one create request, no second one, and the apply fails
-// with the lost answer's error (how to find and import what may exist), naming the operation,
-// the time limit and the value to raise. State and the mock agree: neither holds it.
+// ends it at the deadline instead, on each resource: one create request, no second one, and
+// the apply fails with the lost answer's error (what may exist, and how it is found) and the
+// timeout's (the operation, the time limit, the value to raise). State and the mock agree:
+// neither holds it.
 func TestAccTimeouts_createSettlingEndsAtDeadline(t *testing.T) {
-	m := newTestMock(t)
-	m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
-		Status: http.StatusGatewayTimeout, Count: 1, Later: 1000})
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviderFactories,
-		CheckDestroy:             m.checkMockEmpty(),
-		Steps: []resource.TestStep{{
-			Config: m.providerBlock() + timedSubscription(`create = "5s"`),
-			ExpectError: errorPattern("Unable to create subscription: timed out after 5s",
-				"The create of eventnotify_subscription did not finish within 5s", "timeouts.create",
-				`create = "10s"`, "lost or unreadable", "terraform import", "eventnotify_subscription.<name>"),
-		}},
-	})
-	if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 1 {
-		t.Errorf("%d create requests, want 1: the deadline ends the settling before anything is created again", n)
-	}
-	if n := len(m.Subscriptions(testAccount)); n != 0 {
-		t.Errorf("the mock holds %d subscriptions, state none", n)
+	for name, tc := range map[string]struct {
+		config string
+		want   []string
+	}{
+		// The error's phrases in order.
+		"subscription": {timedSubscription(`create = "5s"`), []string{"Unable to create subscription: timed out after 5s",
+			"The create of eventnotify_subscription did not finish within 5s", "timeouts.create", `create = "10s"`,
+			"lost or unreadable", "terraform import", "eventnotify_subscription.<name>"}},
+		// The account resource's next refresh reads what the request may have created into the map.
+		"account": {timedAccount(`create = "5s"`), []string{"lost or unreadable", "Nothing is lost track of",
+			"The create of eventnotify_account_subscriptions timed out after 5s",
+			"The create of eventnotify_account_subscriptions did not finish within 5s", "timeouts.create", `create = "10s"`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := newTestMock(t)
+			m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+				Status: http.StatusGatewayTimeout, Count: 1, Later: 1000})
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviderFactories,
+				CheckDestroy:             m.checkMockEmpty(),
+				Steps: []resource.TestStep{{
+					Config:      m.providerBlock() + tc.config,
+					ExpectError: errorPattern(tc.want...),
+				}},
+			})
+			if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 1 {
+				t.Errorf("%d create requests, want 1: the deadline ends the settling before anything is created again", n)
+			}
+			if n := len(m.Subscriptions(testAccount)); n != 0 {
+				t.Errorf("the mock holds %d subscriptions, state none", n)
+			}
+		})
 	}
 }
 
