@@ -7,7 +7,9 @@ package client
 // rate limiter would hold its request anyway (slotDelay); Config.BatchReady, a test hook,
 // replaces both rules. Results go back by content (creates) or by ID (deletes); a batch refused
 // as a whole (400) is split until the refused items stand alone; a caller cancelled before its
-// batch is sent leaves it, and a sent batch runs to its answer. Why: DESIGN.md#batching.
+// batch is sent leaves it, and a sent batch runs to its answer (what follows the answer, such as
+// the waits that settle a lost one, ends once every caller of the batch is cancelled or past its
+// deadline). Why: DESIGN.md#batching.
 
 import (
 	"context"
@@ -16,6 +18,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -69,6 +72,7 @@ type batchResult[Out any] struct {
 // pendingBatch is a batch that is still collecting items, or is being sent.
 type pendingBatch[In, Out any] struct {
 	ctx       context.Context // the first caller's, without its cancellation
+	callers   []context.Context
 	items     []In
 	waiters   []chan batchResult[Out]
 	withdrawn []bool
@@ -132,6 +136,7 @@ func (q *batchQueue[In, Out]) do(ctx context.Context, account string, item In) (
 	idx := len(b.items)
 	ch := make(chan batchResult[Out], 1)
 	b.items = append(b.items, item)
+	b.callers = append(b.callers, ctx)
 	b.waiters = append(b.waiters, ch)
 	b.withdrawn = append(b.withdrawn, false)
 	full := len(b.items) >= q.max || (q.ready != nil && q.ready(account, len(b.items)))
@@ -160,6 +165,31 @@ func (q *batchQueue[In, Out]) do(ctx context.Context, account string, item In) (
 	// Sent: the service may act on it, so wait for its answer whatever the caller does.
 	r := <-ch
 	return r.out, r.err
+}
+
+// untilAllDone returns base, cancelled once every one of callers is done (cancelled or past
+// its deadline), with the cause of the last: a request already sent runs to its answer
+// whatever the callers do (the transport detaches it), but the waits that follow, such as
+// the grace period of a lost create answer (create_settle.go), end when no caller is left to
+// wait for them, as they end for the caller of an unbatched write. stop releases it.
+func untilAllDone(base context.Context, callers []context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(base)
+	var left atomic.Int64
+	left.Store(int64(len(callers)))
+	stops := make([]func() bool, 0, len(callers))
+	for _, caller := range callers {
+		stops = append(stops, context.AfterFunc(caller, func() {
+			if left.Add(-1) == 0 {
+				cancel(context.Cause(caller))
+			}
+		}))
+	}
+	return ctx, func() {
+		for _, s := range stops {
+			s()
+		}
+		cancel(nil)
+	}
 }
 
 // takeLocked marks b as sent and removes it from the queue; q.mu is held.
@@ -193,17 +223,21 @@ func (q *batchQueue[In, Out]) run(account string, b *pendingBatch[In, Out]) {
 	q.mu.Lock()
 	var items []In
 	var waiters []chan batchResult[Out]
+	var callers []context.Context
 	for i, it := range b.items {
 		if !b.withdrawn[i] {
 			items = append(items, it)
 			waiters = append(waiters, b.waiters[i])
+			callers = append(callers, b.callers[i])
 		}
 	}
 	q.mu.Unlock()
 	if len(items) == 0 {
 		return
 	}
-	results := q.send(b.ctx, account, items)
+	ctx, stop := untilAllDone(b.ctx, callers)
+	defer stop()
+	results := q.send(ctx, account, items)
 	for i, ch := range waiters {
 		ch <- results[i]
 	}

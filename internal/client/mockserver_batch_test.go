@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
@@ -181,4 +182,70 @@ func TestMockBatchCallerCancelledBeforeSend(t *testing.T) {
 	if n := len(e.mock.Subscriptions(itAccount)); n != 2 {
 		t.Errorf("mock holds %d subscriptions, want 2", n)
 	}
+}
+
+// The grace period of a batch whose answer was lost ends once every caller of the batch is
+// done (cancelled, or past its deadline: an operation's timeout), and not before: a caller
+// whose deadline passes waits with the others, and nothing more is created once all are gone.
+// Without it, the batch would settle for 15 seconds and create the rest again for callers
+// that Terraform has given up on.
+func TestMockBatchSettleEndsWhenEveryCallerIsDone(t *testing.T) {
+	t.Parallel()
+	e := newMockEnv(t, mockserver.Config{})
+	waiting := make(chan context.Context, 1)
+	waited := make(chan error, 1)
+	c := e.client(readyAt(2), func(cfg *client.Config) {
+		cfg.SettleWait = func(ctx context.Context, d time.Duration) error {
+			waiting <- ctx
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Minute): // a bound on a failing test, not a measurement
+				waited <- errors.New("the wait was not ended within a minute of its start")
+				return nil
+			}
+			waited <- ctx.Err()
+			return ctx.Err()
+		}
+	})
+	// The create is sent and its answer lost; its work never lands while the test runs.
+	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+		Status: http.StatusGatewayTimeout, Count: 1, Later: 1000})
+	first, cancelFirst := context.WithCancel(ctx(t))
+	second, cancelSecond := context.WithCancel(ctx(t))
+	defer cancelFirst()
+	defer cancelSecond()
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, cctx := range []context.Context{first, second} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.CreateSubscriptionBatched(cctx, itAccount, validInput(fmt.Sprintf("EVENT.%d", i)))
+		}()
+	}
+	settling := <-waiting
+	cancelFirst()
+	// One caller is left: the wait goes on (a cancellation would only make this fail).
+	select {
+	case err := <-waited:
+		t.Fatalf("the grace period ended (%v) while a caller was still waiting for it", err)
+	default:
+	}
+	if settling.Err() != nil {
+		t.Fatalf("the settling context ended (%v) while a caller was still waiting for it", settling.Err())
+	}
+	cancelSecond()
+	wg.Wait()
+	if err := <-waited; !errors.Is(err, context.Canceled) {
+		t.Errorf("the grace period's wait ended with %v, want the callers' cancellation", err)
+	}
+	for i, err := range errs {
+		var unknown *client.UnknownOutcomeError
+		if !errors.As(err, &unknown) || unknown.Missing != 2 {
+			t.Errorf("caller %d: %v, want an *UnknownOutcomeError with both subscriptions missing", i, err)
+		}
+	}
+	// One create, one read of the account (then the wait): nothing was created again.
+	e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, 1)
+	e.wantCount(http.MethodGet, mockserver.RouteSubscriptions, 1)
 }

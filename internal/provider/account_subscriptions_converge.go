@@ -58,6 +58,7 @@ func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string
 		ID:            types.StringValue(account),
 		AccountID:     types.StringValue(account),
 		Subscriptions: m,
+		Timeouts:      timeoutsOrNull(plan.Timeouts),
 	})...)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -82,6 +83,7 @@ func newAccountProtocol(p *EventNotifyProvider) *accountProtocol {
 type accountValue struct {
 	id, accountID tftypes.Value
 	subscriptions map[string]tftypes.Value // nil when the map is null
+	timeouts      tftypes.Value            // the timeouts block, null when left out
 }
 
 // decodeAccount decodes a known object value of the resource; false when it is not one.
@@ -97,7 +99,7 @@ func (a *accountProtocol) decodeAccount(dv *tfprotov6.DynamicValue) (tftypes.Val
 	if err := v.As(&attrs); err != nil {
 		return v, accountValue{}, false
 	}
-	out := accountValue{id: attrs["id"], accountID: attrs["account_id"]}
+	out := accountValue{id: attrs["id"], accountID: attrs["account_id"], timeouts: attrs[timeoutsAttribute]}
 	subs := attrs["subscriptions"]
 	if !subs.IsKnown() {
 		return v, accountValue{}, false
@@ -155,8 +157,36 @@ func (a *accountProtocol) validateResourceConfig(ctx context.Context, req *tfpro
 			}
 		}
 	}
+	for name, block := range a.schema.Blocks {
+		if !validateBlock(ctx, cfg, path.Root(name), block, attrs[name], &diags) {
+			return nil, false
+		}
+	}
 	a.answered.validate.Add(1)
 	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protocolDiagnostics(diags)}, true
+}
+
+// validateBlock runs the validators of the attributes of a single nested block (the timeouts
+// block) on its configured value v at path p; false where the framework must answer: another
+// kind of block, nested blocks, validators of the block itself, or a value not known here.
+func validateBlock(ctx context.Context, cfg tfsdk.Config, p path.Path, block schema.Block, v tftypes.Value, diags *diag.Diagnostics) bool {
+	single, ok := block.(schema.SingleNestedBlock)
+	if !ok || len(single.Blocks) > 0 || len(single.Validators) > 0 || single.DeprecationMessage != "" || !v.IsKnown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	var attrs map[string]tftypes.Value
+	if v.As(&attrs) != nil {
+		return false
+	}
+	for name, attribute := range single.Attributes {
+		if !validateAttribute(ctx, cfg, p.AtName(name), attribute, attrs[name], diags) {
+			return false
+		}
+	}
+	return true
 }
 
 // validateAttribute runs an attribute's validators on its configured value v at path p; false
@@ -229,7 +259,19 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	}
 
 	account := stateAccount(accountID, id)
-	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(ctx, account, held, accountOrigin{})
+	// The read timeout, as the resource's Read takes it.
+	blockValue, err := timeouts.Type{ObjectType: types.ObjectType{AttrTypes: timeoutsAttrTypes()}}.ValueFromTerraform(ctx, top.timeouts)
+	block, ok := blockValue.(timeouts.Value)
+	if err != nil || !ok {
+		return nil, false
+	}
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, block, accountResourceTypeName, "read")
+	defer cancel()
+	if diags.HasError() {
+		return nil, false
+	}
+	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(op.ctx, account, held, accountOrigin{})
+	op.checkTimeout(&diags)
 	if diags.HasError() {
 		// As the framework answers a failed Read: the state as it was.
 		a.answered.read.Add(1)
@@ -238,7 +280,7 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	// The account has been listed: from here on the answer is this call's, an error included,
 	// so that the listing is never made twice.
 	a.answered.read.Add(1)
-	dv, err := a.encodeState(ctx, account, fresh)
+	dv, err := a.encodeState(ctx, account, fresh, top.timeouts)
 	if err != nil {
 		diags.AddError("Unable to encode the subscriptions of account "+account,
 			"The listed subscriptions could not be encoded as the resource's state: "+err.Error()+
@@ -248,8 +290,9 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	return &tfprotov6.ReadResourceResponse{NewState: dv, Diagnostics: protocolDiagnostics(diags)}, true
 }
 
-// encodeState encodes the resource's state: the account and its entries.
-func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh map[string]accountEntry) (*tfprotov6.DynamicValue, error) {
+// encodeState encodes the resource's state: the account, its entries and the timeouts block
+// as the state held it.
+func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh map[string]accountEntry, block tftypes.Value) (*tfprotov6.DynamicValue, error) {
 	elems := make(map[string]tftypes.Value, len(fresh))
 	for key, e := range fresh {
 		obj, d := e.object()
@@ -263,9 +306,10 @@ func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh
 		elems[key] = v
 	}
 	state := tftypes.NewValue(a.typ, map[string]tftypes.Value{
-		"id":            tftypes.NewValue(tftypes.String, account),
-		"account_id":    tftypes.NewValue(tftypes.String, account),
-		"subscriptions": tftypes.NewValue(tftypes.Map{ElementType: a.entry}, elems),
+		"id":              tftypes.NewValue(tftypes.String, account),
+		"account_id":      tftypes.NewValue(tftypes.String, account),
+		"subscriptions":   tftypes.NewValue(tftypes.Map{ElementType: a.entry}, elems),
+		timeoutsAttribute: block,
 	})
 	dv, err := tfprotov6.NewDynamicValue(a.typ, state)
 	if err != nil {

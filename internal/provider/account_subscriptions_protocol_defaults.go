@@ -37,6 +37,20 @@ func defaultsOf(ctx context.Context, s schema.Schema) *schemaDefaults {
 			return nil
 		}
 	}
+	// A block's attributes may not have defaults here (the timeouts block's have none): the
+	// no-change plan would have to apply them inside the block.
+	for _, b := range s.Blocks {
+		single, ok := b.(schema.SingleNestedBlock)
+		if !ok || len(single.Blocks) > 0 {
+			return nil
+		}
+		for name, a := range single.Attributes {
+			none := map[string]tftypes.Value{}
+			if !addDefault(ctx, none, name, a) || len(none) > 0 {
+				return nil
+			}
+		}
+	}
 	return d
 }
 

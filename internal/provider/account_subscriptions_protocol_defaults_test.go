@@ -14,8 +14,9 @@ import (
 )
 
 // TestAccountProtocol_defaultsFromSchema checks that the fast path's no-change plan reads the
-// defaults from the schema: the resource's (enabled, true), a default the schema would gain,
-// and none at all when a default is of a kind it cannot evaluate.
+// defaults from the schema: the resource's (enabled, true; its timeouts block has none), a
+// default the schema would gain, and none at all when a default is of a kind it cannot
+// evaluate or sits inside a block.
 func TestAccountProtocol_defaultsFromSchema(t *testing.T) {
 	ctx := context.Background()
 	a := newAccountProtocol(New("test")().(*EventNotifyProvider))
@@ -45,5 +46,11 @@ func TestAccountProtocol_defaultsFromSchema(t *testing.T) {
 		Default: mapdefault.StaticValue(types.MapValueMust(types.StringType, map[string]attr.Value{}))})
 	if d := defaultsOf(ctx, mapDefault); d != nil {
 		t.Fatalf("a map default, which the fast path does not evaluate: %+v, want none (every plan to the framework)", d)
+	}
+	blockDefault := entryWith(schema.StringAttribute{Optional: true})
+	blockDefault.Blocks = map[string]schema.Block{"b": schema.SingleNestedBlock{Attributes: map[string]schema.Attribute{
+		"x": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("x")}}}}
+	if d := defaultsOf(ctx, blockDefault); d != nil {
+		t.Fatalf("a default inside a block, which the no-change plan does not apply: %+v, want none", d)
 	}
 }

@@ -280,6 +280,11 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 			subs[1].SubscriptionID: with(stateEntry(subs[0]), map[string]any{"id": gone, "event_name": "process.execution"}),
 		})},
 		{name: "null map, as after an import", state: tw.account(top, nil), wantFast: true},
+		{name: "a timeouts block", wantFast: true, state: tw.account(withTimeouts(top, map[string]any{"read": "10m", "create": "1h"}),
+			byID(subs, stateEntry))},
+		// Both fail the same way, naming the read and its timeout.
+		{name: "the read timeout passes", wantFast: true, state: tw.account(withTimeouts(top, map[string]any{"read": "1ns"}),
+			byID(subs, stateEntry))},
 		{name: "empty map", state: tw.account(top, map[string]map[string]any{}), wantFast: true},
 		{name: "account id only", state: tw.account(map[string]any{"id": testAccount}, nil), wantFast: true},
 		{name: "private data from an import", state: tw.account(top, nil), private: imported.ImportedResources[0].Private},
@@ -316,6 +321,11 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 			}
 			if tc.fault != nil && len(fast.Diagnostics) == 0 {
 				t.Fatal("a failed listing gave no diagnostic")
+			}
+			if strings.Contains(tc.name, "timeout passes") && !slices.ContainsFunc(fast.Diagnostics, func(d *tfprotov6.Diagnostic) bool {
+				return d.Summary == "The read of eventnotify_account_subscriptions timed out after 1ns"
+			}) {
+				t.Fatalf("diagnostics %q, want the read's timeout", diagnosticSet(fast.Diagnostics))
 			}
 		})
 	}
@@ -371,6 +381,9 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 	misspelt, misspeltConfig := byID(subs, stateEntry), byID(subs, configEntry)
 	misspelt["new"] = with(configEntry(subs[0]), map[string]any{"event_name": "ATOM.STATUSS", "event_streams_topic": "new"})
 	misspeltConfig["new"] = misspelt["new"]
+	block := map[string]any{"create": "1h", "read": "5m"}
+	timed := tw.account(withTimeouts(top, block), byID(subs, stateEntry))
+	retimed := tw.account(withTimeouts(top, map[string]any{"update": "2h"}), byID(subs, stateEntry))
 	cases := []struct {
 		name                      string
 		prior, proposed, config   tftypes.Value
@@ -378,9 +391,18 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 		wantFast, wantReplacement bool
 		wantWarnings              int
 		wantPrior                 bool   // the framework plans the prior state
+		wantProposed              bool   // the framework plans the proposed state
 		wantError                 string // the summary of the one diagnostic both give
 	}{
 		{name: "nothing changes", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
+		{name: "nothing changes, a timeouts block set", prior: timed, proposed: timed, config: tw.account(withTimeouts(configTop, block),
+			byID(subs, configEntry)), wantFast: true},
+		{name: "a timeouts block added", prior: prior, proposed: timed, config: tw.account(withTimeouts(configTop, block),
+			byID(subs, configEntry)), wantProposed: true},
+		{name: "a timeouts block changed", prior: timed, proposed: retimed, config: tw.account(withTimeouts(configTop, map[string]any{"update": "2h"}),
+			byID(subs, configEntry)), wantProposed: true},
+		{name: "a timeouts block removed", prior: timed, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
+			wantProposed: true},
 		{name: "account_id left out: the provider's", prior: prior, proposed: prior,
 			config: tw.account(nil, byID(subs, configEntry)), wantFast: true},
 		{name: "enabled left out where it is true", prior: prior, proposed: prior,
@@ -446,6 +468,9 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			if tc.wantPrior {
 				tw.sameValue("the framework's plan that changes nothing", req.PriorState, framework.PlannedState)
 			}
+			if tc.wantProposed {
+				tw.sameValue("the framework's plan of the configuration's timeouts block", req.ProposedNewState, framework.PlannedState)
+			}
 		})
 	}
 }
@@ -488,6 +513,13 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 		{name: "an unknown entry", config: tw.account(top, map[string]any{"a": unknown{}}), wantDiags: 3},
 		{name: "an unknown map", config: tw.account(top, unknown{})},
 		{name: "a null map", config: tw.account(top, nil), wantDiags: 1},
+		{name: "a timeouts block", config: tw.account(withTimeouts(top, map[string]any{"create": "1h", "delete": "90s"}), base), wantFast: true},
+		{name: "a timeout that is not a duration", config: tw.account(withTimeouts(top, map[string]any{"create": "soon"}), base),
+			wantFast: true, wantDiags: 1},
+		{name: "a timeout that is not positive", config: tw.account(withTimeouts(top, map[string]any{"read": "0s", "update": "-1m"}), base),
+			wantFast: true, wantDiags: 2},
+		{name: "an unknown timeout", config: tw.account(withTimeouts(top, map[string]any{"create": unknown{}}), base), wantFast: true},
+		{name: "an unknown timeouts block", config: tw.account(withTimeouts(top, unknown{}), base)},
 	}
 	ctx := context.Background()
 	for _, tc := range cases {
@@ -556,4 +588,14 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 			t.Errorf("a plan that changes nothing made no %s that accountProtocol answered (%d before, %d after)", call, before[i], after[i])
 		}
 	}
+}
+
+// withTimeouts returns a copy of top-level attributes with a timeouts block (a map of its
+// attributes, or unknown{}).
+func withTimeouts(top map[string]any, block any) map[string]any {
+	out := map[string]any{timeoutsAttribute: block}
+	for k, v := range top {
+		out[k] = v
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -44,10 +45,14 @@ func NewAccountSubscriptionsResource() resource.Resource { return &AccountSubscr
 
 // accountSubscriptionsModel is the resource's state.
 type accountSubscriptionsModel struct {
-	ID            types.String `tfsdk:"id"`
-	AccountID     types.String `tfsdk:"account_id"`
-	Subscriptions types.Map    `tfsdk:"subscriptions"`
+	ID            types.String   `tfsdk:"id"`
+	AccountID     types.String   `tfsdk:"account_id"`
+	Subscriptions types.Map      `tfsdk:"subscriptions"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
+
+// accountResourceTypeName is the resource's type name, as timeout errors name it.
+const accountResourceTypeName = "eventnotify_account_subscriptions"
 
 // Metadata sets the resource type name.
 func (r *AccountSubscriptionsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -55,7 +60,7 @@ func (r *AccountSubscriptionsResource) Metadata(_ context.Context, req resource.
 }
 
 // Schema describes the resource.
-func (r *AccountSubscriptionsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Version: accountSchemaVersion,
 		MarkdownDescription: "The authoritative, complete set of an account's subscriptions: after apply the account holds " +
@@ -85,6 +90,7 @@ func (r *AccountSubscriptionsResource) Schema(_ context.Context, _ resource.Sche
 				NestedObject: schema.NestedAttributeObject{Attributes: accountEntryAttributes()},
 			},
 		},
+		Blocks: map[string]schema.Block{timeoutsAttribute: subscriptionTimeouts.block(ctx)},
 	}
 }
 
@@ -158,16 +164,23 @@ func (r *AccountSubscriptionsResource) Create(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "account_subscriptions resource") {
 		return
 	}
-	account := r.data.account(plan.AccountID)
-	list, err := r.data.client.AccountSubscriptions(ctx, account)
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, plan.Timeouts, accountResourceTypeName, "create")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	r.apply(ctx, account, plan, existingEntries(list), &resp.State, &resp.Diagnostics)
+	account := r.data.account(plan.AccountID)
+	list, err := r.data.client.AccountSubscriptions(op.ctx, account)
+	if err != nil {
+		op.addError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
+		return
+	}
+	r.apply(op.ctx, account, plan, existingEntries(list), &resp.State, &resp.Diagnostics)
+	op.checkTimeout(&resp.Diagnostics)
 }
 
-// Update converges the account from the state to the plan.
+// Update converges the account from the state to the plan. A plan that changes only the
+// timeouts block sends nothing: the state takes the new block.
 func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -175,12 +188,22 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "account_subscriptions resource") {
 		return
 	}
+	if changesOnlyTimeouts(req.Plan.Raw, req.State.Raw) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, plan.Timeouts, accountResourceTypeName, "update")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
 	held, _, diags := entries(state.Subscriptions)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, r.data.account(plan.AccountID), plan, held, &resp.State, &resp.Diagnostics)
+	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, &resp.State, &resp.Diagnostics)
+	op.checkTimeout(&resp.Diagnostics)
 }
 
 // Read lists the account (listSubscribedEventsForAccount, page by page) and
@@ -201,9 +224,15 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		}
 	}
 	account := stateAccount(state.AccountID, state.ID)
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, state.Timeouts, accountResourceTypeName, "read")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
 	origin := importedOrigin(ctx, req.Private)
-	fresh, diags := r.refreshEntries(ctx, account, held, origin)
+	fresh, diags := r.refreshEntries(op.ctx, account, held, origin)
 	resp.Diagnostics.Append(diags...)
+	op.checkTimeout(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -222,6 +251,7 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 	state.ID = types.StringValue(account)
 	state.AccountID = types.StringValue(account)
 	state.Subscriptions = m
+	state.Timeouts = timeoutsOrNull(state.Timeouts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -243,10 +273,15 @@ func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "account_subscriptions resource") {
 		return
 	}
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, state.Timeouts, accountResourceTypeName, "delete")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
 	account := state.AccountID.ValueString()
-	err := r.data.client.DeleteAllSubscriptions(ctx, account)
+	err := r.data.client.DeleteAllSubscriptions(op.ctx, account)
 	if err != nil && !errors.Is(err, client.ErrNotFound) {
-		addClientError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)
+		op.addError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)
 	}
 }
 

@@ -805,7 +805,8 @@ func planEntries(t *testing.T, n int) (planned, held map[string]accountEntry) {
 		if diags.HasError() {
 			t.Fatal(diags)
 		}
-		return &accountSubscriptionsModel{ID: types.StringValue(testAccount), AccountID: types.StringValue(testAccount), Subscriptions: subs}
+		return &accountSubscriptionsModel{ID: types.StringValue(testAccount), AccountID: types.StringValue(testAccount), Subscriptions: subs,
+			Timeouts: nullTimeouts()}
 	}
 	state := tfsdk.State{Schema: sr.Schema}
 	plan := tfsdk.Plan{Schema: sr.Schema}

@@ -36,6 +36,7 @@ func (r *AccountSubscriptionsResource) UpgradeState(ctx context.Context) map[int
 	r.Schema(ctx, resource.SchemaRequest{}, &s)
 	prior := s.Schema
 	prior.Version = 0
+	prior.Blocks = nil // version 0 had no timeouts block
 	prior.Attributes = maps.Clone(prior.Attributes)
 	subs, _ := prior.Attributes["subscriptions"].(schema.MapNestedAttribute)
 	entry := maps.Clone(subs.NestedObject.Attributes)
@@ -45,9 +46,17 @@ func (r *AccountSubscriptionsResource) UpgradeState(ctx context.Context) map[int
 	return map[int64]resource.StateUpgrader{0: {PriorSchema: &prior, StateUpgrader: upgradeAccountV0}}
 }
 
-// upgradeAccountV0 drops the audit values of every entry of a version 0 state.
+// accountModelV0 is the top level of a version 0 state.
+type accountModelV0 struct {
+	ID            types.String `tfsdk:"id"`
+	AccountID     types.String `tfsdk:"account_id"`
+	Subscriptions types.Map    `tfsdk:"subscriptions"`
+}
+
+// upgradeAccountV0 drops the audit values of every entry of a version 0 state; the timeouts
+// block, which version 0 did not have, is null.
 func upgradeAccountV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var prior accountSubscriptionsModel
+	var prior accountModelV0
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -65,5 +74,6 @@ func upgradeAccountV0(ctx context.Context, req resource.UpgradeStateRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &accountSubscriptionsModel{ID: prior.ID, AccountID: prior.AccountID, Subscriptions: subs})...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &accountSubscriptionsModel{ID: prior.ID, AccountID: prior.AccountID,
+		Subscriptions: subs, Timeouts: nullTimeouts()})...)
 }

@@ -72,7 +72,7 @@ func readV0State(t *testing.T, body []byte) v0State {
 // TestAccAccountSubscriptions_upgradeFromV0 plans with this provider against a state that the
 // provider of main at 2ee82d3 wrote (upgradeFixtureV0, schema version 0, the service holding
 // what it holds): the plan is empty and nothing is written; a refresh-only apply stores the
-// entries with the inputs and the id only, at schema version 1.
+// entries with the inputs and the id only, and a null timeouts block, at schema version 1.
 func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
 	m := newTestMock(t)
 	w := newCLIWorkspace(t, m)
@@ -118,6 +118,13 @@ func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
 	w.mustRun(nil, "apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
 	if n := writes(m); n != 0 {
 		t.Errorf("plan and refresh of a version 0 state sent %d writes, want none", n)
+	}
+	var withBlock fixtureState
+	if err := json.Unmarshal([]byte(w.read("terraform.tfstate")), &withBlock); err != nil || len(withBlock.Resources) != 1 {
+		t.Fatalf("the upgraded state: %v", err)
+	}
+	if block, ok := withBlock.Resources[0].Instances[0].Attributes[timeoutsAttribute]; !ok || block != nil {
+		t.Errorf("the upgraded state's timeouts block is %v (present: %t), want null", block, ok)
 	}
 	upgraded := readV0State(t, []byte(w.read("terraform.tfstate"))).Resources[0].Instances[0]
 	want := []string{"destination_type", "enabled", "event_name", "event_streams_environment_id", "event_streams_environment_name",

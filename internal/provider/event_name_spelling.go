@@ -72,7 +72,9 @@ func keepHeldSpellings(planned, held map[string]accountEntry) {
 // proposed state (in the configuration's spelling) differs from the prior
 // one; once keepStateSpelling has planned the state's spelling, nothing is
 // left to change and the plan is the state, as the framework plans when the
-// configuration spells the name as the state does.
+// configuration spells the name as the state does. The timeouts block is the
+// configuration's: a plan that changes only it keeps every other value of the
+// state, and the update writes only the state.
 func planStateWhenUnchanged(req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() || resp.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
 		return
@@ -83,11 +85,18 @@ func planStateWhenUnchanged(req resource.ModifyPlanRequest, resp *resource.Modif
 	}
 	for name, v := range planned {
 		switch {
+		case name == timeoutsAttribute:
+			// Configuration only: the plan takes the configuration's block, and nothing else changes.
 		case v.IsKnown() && !v.Equal(prior[name]):
 			return
 		case !v.IsKnown() && !config[name].IsNull():
 			return
 		}
+	}
+	if t, ok := planned[timeoutsAttribute]; ok && !t.Equal(prior[timeoutsAttribute]) {
+		prior[timeoutsAttribute] = t
+		resp.Plan.Raw = tftypes.NewValue(req.State.Raw.Type(), prior)
+		return
 	}
 	resp.Plan.Raw = req.State.Raw
 }

@@ -93,7 +93,8 @@ func subscriptionListResult(ctx context.Context, req list.ListRequest, m subscri
 	result.DisplayName = subscriptionDisplayName(m)
 	result.Diagnostics.Append(setSubscriptionIdentity(ctx, result.Identity, m.AccountID.ValueString(), m.ID.ValueString())...)
 	if req.IncludeResource {
-		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
+		// As the resource's Read would store it; an import then plans clean (no timeouts block).
+		result.Diagnostics.Append(result.Resource.Set(ctx, &subscriptionResourceModel{subscriptionModel: m, Timeouts: nullTimeouts()})...)
 	}
 	return result
 }

@@ -177,6 +177,7 @@ func TestListResource_includeResource(t *testing.T) {
 			"enabled":                        sub.Enabled, "destination_email": optional(sub.DestinationEmail),
 			"created_date": sub.CreatedDate, "last_updated_date": sub.LastUpdatedDate,
 			"created_by": optional(sub.CreatedBy), "last_updated_by": optional(sub.LastUpdatedUserID),
+			"timeouts": nil, // no block, as after an import
 		}
 		if fmt.Sprint(r.resource) != fmt.Sprint(want) {
 			t.Errorf("result %d: resource\n got %v\nwant %v", i, r.resource, want)

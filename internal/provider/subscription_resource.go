@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -28,6 +29,16 @@ type SubscriptionResource struct {
 	data *providerData
 }
 
+// subscriptionResourceModel is the resource's state: the subscription and the timeouts block,
+// which only the resource has.
+type subscriptionResourceModel struct {
+	subscriptionModel
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+// subscriptionResourceTypeName is the resource's type name, as timeout errors name it.
+const subscriptionResourceTypeName = "eventnotify_subscription"
+
 // NewSubscriptionResource returns the eventnotify_subscription resource.
 func NewSubscriptionResource() resource.Resource { return &SubscriptionResource{} }
 
@@ -37,12 +48,13 @@ func (r *SubscriptionResource) Metadata(_ context.Context, req resource.Metadata
 }
 
 // Schema describes the subscription.
-func (r *SubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *SubscriptionResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A subscription binds a platform event to a destination and a minimum log level: when the " +
 			"event occurs at that level or above, the service notifies the destination. Only the destination type " +
 			"`EVENT_STREAMS` is delivered by the service today; `EMAIL` is accepted with a warning.",
 		Attributes: subscriptionResourceAttributes(),
+		Blocks:     map[string]schema.Block{timeoutsAttribute: subscriptionTimeouts.block(ctx)},
 	}
 }
 
@@ -73,22 +85,28 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 // request created, or creates it once); when it cannot, the error names the
 // candidates and how to import them.
 func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan subscriptionModel
+	var plan subscriptionResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
 		return
 	}
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, plan.Timeouts, subscriptionResourceTypeName, "create")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
 	account := plan.AccountID.ValueString()
 
-	created, err := r.data.client.CreateSubscriptionBatched(ctx, account, plan.input())
+	// A create that was sent is waited for past the deadline: its answer reaches state.
+	created, err := r.data.client.CreateSubscriptionBatched(op.ctx, account, plan.input())
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Unable to create subscription", err)
+		op.addError(&resp.Diagnostics, "Unable to create subscription", err)
 		if created == nil || created.ID == "" {
 			return
 		}
 		// The subscription exists all the same: keep it in state (Terraform marks it tainted).
 	}
-	state := subscriptionFromAPI(account, created)
+	state := subscriptionResourceModel{subscriptionModel: subscriptionFromAPI(account, created), Timeouts: plan.Timeouts}
 	tflog.Debug(ctx, "Created subscription", map[string]any{"subscription_id": state.ID.ValueString(), "account_id": account})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, state.ID.ValueString())...)
@@ -100,9 +118,14 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 // not hold. A subscription deleted outside Terraform (the service's 404) is
 // removed from state so that it is planned again.
 func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state subscriptionModel
+	var state subscriptionResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
+		return
+	}
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, state.Timeouts, subscriptionResourceTypeName, "read")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
 	account, id := state.AccountID.ValueString(), state.ID.ValueString()
@@ -111,7 +134,7 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, id)...)
 
 	origin := importedOrigin(ctx, req.Private)
-	sub, err := r.data.client.ReadSubscription(ctx, account, id)
+	sub, err := r.data.client.ReadSubscription(op.ctx, account, id)
 	if errors.Is(err, client.ErrNotFound) && origin.imported() {
 		// Terraform's own message would not say which account was looked in.
 		resp.Diagnostics.AddError("Cannot import subscription "+id,
@@ -124,30 +147,45 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to read subscription "+id, clientErrorDetailFrom(err, origin))
+		if op.timedOut() {
+			op.addError(&resp.Diagnostics, "Unable to read subscription "+id, err)
+		} else {
+			resp.Diagnostics.AddError("Unable to read subscription "+id, clientErrorDetailFrom(err, origin))
+		}
 		return
 	}
 	resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
-	fresh := subscriptionFromAPI(account, sub)
+	fresh := subscriptionResourceModel{subscriptionModel: subscriptionFromAPI(account, sub), Timeouts: timeoutsOrNull(state.Timeouts)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, fresh.ID.ValueString())...)
 }
 
-// Update changes the subscription in place through updateSubscription.
+// Update changes the subscription in place through updateSubscription. A plan that changes
+// only the timeouts block sends nothing: the state takes the new block.
 func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan subscriptionModel
+	var plan subscriptionResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
 		return
 	}
 	account, id := plan.AccountID.ValueString(), plan.ID.ValueString()
-
-	sub, err := r.data.client.UpdateSubscription(ctx, account, id, plan.input())
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Unable to update subscription "+id, err)
+	if changesOnlyTimeouts(req.Plan.Raw, req.State.Raw) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, id)...)
 		return
 	}
-	state := subscriptionFromAPI(account, sub)
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, plan.Timeouts, subscriptionResourceTypeName, "update")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+
+	sub, err := r.data.client.UpdateSubscription(op.ctx, account, id, plan.input())
+	if err != nil {
+		op.addError(&resp.Diagnostics, "Unable to update subscription "+id, err)
+		return
+	}
+	state := subscriptionResourceModel{subscriptionModel: subscriptionFromAPI(account, sub), Timeouts: plan.Timeouts}
 	if state.ID.ValueString() == "" {
 		state.ID = plan.ID
 	}
@@ -159,14 +197,19 @@ func (r *SubscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 // of the account that arrive within batch_window (alone, through
 // deleteSubscription); one that is already gone counts as deleted.
 func (r *SubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state subscriptionModel
+	var state subscriptionResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !providerConfigured(r.data, &resp.Diagnostics, "subscription") {
 		return
 	}
+	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, state.Timeouts, subscriptionResourceTypeName, "delete")
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
 	id := state.ID.ValueString()
-	if err := r.data.client.DeleteSubscriptionBatched(ctx, state.AccountID.ValueString(), id); err != nil {
-		addClientError(&resp.Diagnostics, "Unable to delete subscription "+id, err)
+	if err := r.data.client.DeleteSubscriptionBatched(op.ctx, state.AccountID.ValueString(), id); err != nil {
+		op.addError(&resp.Diagnostics, "Unable to delete subscription "+id, err)
 	}
 }
 
