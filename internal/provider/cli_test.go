@@ -263,9 +263,15 @@ func newCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 // its path for TF_CLI_CONFIG_FILE.
 func writeDevOverrides(t *testing.T, dir, bin string) string {
 	t.Helper()
+	return writeDevOverridesFor(t, acceptanceCLI, dir, bin)
+}
+
+// writeDevOverridesFor is writeDevOverrides for the given CLI.
+func writeDevOverridesFor(t *testing.T, cli *cliInfo, dir, bin string) string {
+	t.Helper()
 	rc := filepath.Join(dir, "cli.tfrc")
 	body := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n",
-		acceptanceCLI.providerAddress(), bin)
+		cli.providerAddress(), bin)
 	if err := os.WriteFile(rc, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -279,6 +285,48 @@ func (w *cliWorkspace) require(f cliFeature) {
 	if ok, why := w.cli.supports(f); !ok {
 		w.t.Skip(why)
 	}
+}
+
+// newerCLIsEnv names more Terraform or OpenTofu binaries, separated like PATH,
+// for the tests of features that the acceptance CLI lacks: such a test runs
+// with the first of them that has the feature (requireNewer). It lets the
+// tests of Terraform 1.14 and 1.16 features run along with acceptance tests
+// on an older CLI, for instance:
+//
+//	EVENTNOTIFY_TEST_NEWER_CLIS=/path/to/terraform-1.16/terraform TF_ACC=1 go test ./internal/provider/
+const newerCLIsEnv = "EVENTNOTIFY_TEST_NEWER_CLIS"
+
+// newerCLIs is the value of EVENTNOTIFY_TEST_NEWER_CLIS, which TestMain reads before it
+// clears the EVENTNOTIFY_* variables.
+var newerCLIs string
+
+// requireNewer is require for a feature that a newer CLI than the acceptance
+// one may bring: when the workspace's CLI lacks it, the workspace switches to
+// the first CLI of EVENTNOTIFY_TEST_NEWER_CLIS that has it, and without one
+// the test skips, saying why. Call it before the first run.
+func (w *cliWorkspace) requireNewer(f cliFeature) {
+	w.t.Helper()
+	ok, why := w.cli.supports(f)
+	if ok {
+		return
+	}
+	for _, path := range filepath.SplitList(newerCLIs) {
+		if path == "" {
+			continue
+		}
+		cli, err := detectCLI(path)
+		if err != nil {
+			w.t.Fatalf("%s: %v", newerCLIsEnv, err)
+		}
+		if ok, _ := cli.supports(f); ok {
+			rc := writeDevOverridesFor(w.t, cli, w.t.TempDir(), buildProvider(w.t))
+			w.cli, w.tf = cli, cli.Path
+			w.env = append(w.env, "TF_CLI_CONFIG_FILE="+rc) // the last value of a repeated variable wins
+			w.t.Logf("%s: running with %s", f.what, cli)
+			return
+		}
+	}
+	w.t.Skipf("%s (%s may name a CLI that has it)", why, newerCLIsEnv)
 }
 
 // write adds a file to the working directory.

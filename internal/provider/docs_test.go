@@ -399,7 +399,7 @@ func TestDocsListResourcePage(t *testing.T) {
 		t.Errorf("%s: the front matter's description is\n%s\nwant the description in plain text\n%s", page, got, want)
 	}
 
-	example, err := os.ReadFile("../../examples/list-resources/eventnotify_subscription/list-resource.tfquery.hcl")
+	example, err := os.ReadFile(listResourceExample)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 // plugin-testing needs for it.
 func TestMain(m *testing.M) {
 	os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
+	newerCLIs = os.Getenv(newerCLIsEnv) // not for the provider: kept before the EVENTNOTIFY_* variables go
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "EVENTNOTIFY_") {
 			os.Unsetenv(name)

@@ -20,6 +20,7 @@ func TestDocsActionPages(t *testing.T) {
 		t.Errorf("the provider serves %d actions, want 2 (a page each)", len(schemas.ActionSchemas))
 	}
 	deployment := "../../examples/actions/eventnotify_disable_subscriptions/deployment.tf"
+	deploymentFailure := "../../examples/actions/eventnotify_disable_subscriptions/deployment-failure.tf"
 	for _, name := range []string{disableActionType, enableActionType} {
 		t.Run(name, func(t *testing.T) {
 			page := "../../docs/actions/" + strings.TrimPrefix(name, "eventnotify_") + ".md"
@@ -35,7 +36,7 @@ func TestDocsActionPages(t *testing.T) {
 			if got, want := frontMatterDescription(text), strings.ReplaceAll(desc, "`", ""); got != want {
 				t.Errorf("%s: the front matter's description is\n%s\nwant the description in plain text\n%s", page, got, want)
 			}
-			for _, example := range []string{"../../examples/actions/" + name + "/action.tf", deployment} {
+			for _, example := range []string{"../../examples/actions/" + name + "/action.tf", deployment, deploymentFailure} {
 				body, err := os.ReadFile(example)
 				if err != nil {
 					t.Fatal(err)
@@ -54,7 +55,8 @@ func TestDocsActionPages(t *testing.T) {
 				t.Errorf("%s: the arguments under ## Schema, ### Optional are\n%s\nwant, from the schema,\n%s", page,
 					strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			for _, must := range []string{"OpenTofu has no actions", "-invoke=action." + name + ".", "ignore_changes = [enabled]"} {
+			for _, must := range []string{"OpenTofu has no actions", "-invoke=action." + name + ".", "ignore_changes = [enabled]",
+				"| `events`: `before_destroy`, `after_destroy` | 1.16 and later |", "Terraform 1.14 and 1.15 skip the actions"} {
 				if !strings.Contains(text, must) {
 					t.Errorf("%s does not say %q", page, must)
 				}
