@@ -15,7 +15,7 @@ die() { echo "install-test: $*" >&2; exit 1; }
 command -v go >/dev/null || die "Go is required; it was not found on PATH"
 command -v curl >/dev/null || die "curl is required to read the mock's counters"
 for var in TERRAFORM TOFU; do
-  [ -n "${!var:-}" ] && [ -x "${!var}" ] || die "$var must name a $([ $var = TOFU ] && echo OpenTofu || echo Terraform) binary (make install-test sets it): '${!var:-}'"
+  [ -n "${!var:-}" ] && [ -x "${!var}" ] || die "$var must name the $([ $var = TOFU ] && echo OpenTofu || echo Terraform) binary to test with (make install-test sets it), not '${!var:-}'"
 done
 terraform_bin=$TERRAFORM tofu_bin=$TOFU
 version=$(cat VERSION)
