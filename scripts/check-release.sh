@@ -30,14 +30,17 @@ zips=("$dist"/${provider}_"${version}"_*.zip)
 [ ${#zips[@]} -gt 0 ] || die "no ${provider}_${version}_<os>_<arch>.zip in $dist"
 
 for zip in "${zips[@]}"; do
+  # The listing is read whole before grep sees it: `unzip | grep -q` fails under pipefail when grep
+  # stops reading early.
+  entries=$(unzip -Z1 "$zip")
   while IFS= read -r entry; do
     case "$entry" in
       "${provider}_v${version}" | "${provider}_v${version}.exe" | README.md | LICENSE) ;;
       *) die "$(basename "$zip") holds $entry: a provider zip holds the provider binary, README.md and LICENSE only" ;;
     esac
-  done < <(unzip -Z1 "$zip")
-  unzip -Z1 "$zip" | grep -qx LICENSE || die "$(basename "$zip") does not hold LICENSE"
-  unzip -Z1 "$zip" | grep -qx "${provider}_v${version}\(\.exe\)\?" || die "$(basename "$zip") does not hold ${provider}_v${version}"
+  done <<<"$entries"
+  grep -qx "${provider}_v${version}\(\.exe\)\?" <<<"$entries" || die "$(basename "$zip") does not hold ${provider}_v${version}"
+  grep -qx LICENSE <<<"$entries" || die "$(basename "$zip") does not hold LICENSE"
 done
 
 # SHA256SUMS: the provider's zips and the manifest, no more, no fewer.
