@@ -58,7 +58,7 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *dir == "" || *version == "" || len(hosts) == 0 || flags.NArg() == 0 {
-		return errors.New("usage: providermirror -dir DIR -version VERSION -host HOST... OS_ARCH=BINARY...")
+		return errors.New("usage: providermirror -dir DIR -version VERSION -host HOST [-host HOST] OS_ARCH=BINARY [OS_ARCH=BINARY]")
 	}
 	binaries := map[string]string{}
 	for _, arg := range flags.Args() {
