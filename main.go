@@ -3,7 +3,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"log"
 	"os"
 	"strings"
@@ -14,16 +17,20 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/provider"
 )
 
-// version is set at build time: -ldflags "-X main.version=1.2.3" (goreleaser does this).
-var version = "dev"
-
 func main() {
-	var debug bool
-	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
-	flag.Parse()
+	debug, done, err := parseFlags(os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		os.Exit(2)
+	}
+	if done {
+		return
+	}
 	quietSDKLogs(os.Environ(), os.Setenv)
 
-	server, err := provider.ProtocolServer(version)()
+	server, err := provider.ProtocolServer(providerVersion())()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
@@ -35,6 +42,24 @@ func main() {
 	if err != nil {
 		log.Fatal(err.Error())
 	}
+}
+
+// parseFlags reads the command line: -debug serves the provider for a debugger, -version
+// prints the provider's version to stdout and asks main to stop (done). Errors and -help go to
+// stderr.
+func parseFlags(args []string, stdout, stderr io.Writer) (debug, done bool, err error) {
+	flags := flag.NewFlagSet("terraform-provider-eventnotify", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	printVersion := flags.Bool("version", false, "print the provider's version and exit")
+	if err := flags.Parse(args); err != nil {
+		return false, true, err
+	}
+	if *printVersion {
+		_, err := fmt.Fprintf(stdout, "terraform-provider-eventnotify %s\n", providerVersion())
+		return false, true, err
+	}
+	return debug, false, nil
 }
 
 // sdkLogVariables are the variables that set the level of the plugin SDKs' own loggers

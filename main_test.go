@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"maps"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +26,44 @@ func TestQuietSDKLogs(t *testing.T) {
 			quietSDKLogs(tc.environ, func(k, v string) error { got[k] = v; return nil })
 			if !maps.Equal(got, tc.want) {
 				t.Errorf("set %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseFlags: -version prints the provider's version (the VERSION file's, or the one a
+// release build sets) and stops; -debug serves for a debugger; nothing else is accepted.
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		setVersion string
+		wantDebug  bool
+		wantDone   bool
+		wantErr    bool
+		wantStdout string
+	}{
+		{name: "no flags"},
+		{name: "debug", args: []string{"-debug"}, wantDebug: true},
+		{name: "version from the VERSION file", args: []string{"-version"}, wantDone: true,
+			wantStdout: "terraform-provider-eventnotify " + strings.TrimSpace(versionFile) + "\n"},
+		{name: "version set by a release build", args: []string{"--version"}, setVersion: "0.1.0-SNAPSHOT-abc1234",
+			wantDone: true, wantStdout: "terraform-provider-eventnotify 0.1.0-SNAPSHOT-abc1234\n"},
+		{name: "unknown flag", args: []string{"-verbose"}, wantDone: true, wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := version
+			version = tc.setVersion
+			t.Cleanup(func() { version = saved })
+			var stdout, stderr bytes.Buffer
+			debug, done, err := parseFlags(tc.args, &stdout, &stderr)
+			if debug != tc.wantDebug || done != tc.wantDone || (err != nil) != tc.wantErr {
+				t.Errorf("parseFlags(%q) = debug %v, done %v, err %v; want debug %v, done %v, error %v",
+					tc.args, debug, done, err, tc.wantDebug, tc.wantDone, tc.wantErr)
+			}
+			if stdout.String() != tc.wantStdout {
+				t.Errorf("parseFlags(%q) printed %q, want %q", tc.args, stdout.String(), tc.wantStdout)
 			}
 		})
 	}

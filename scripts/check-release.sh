@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Checks the archives GoReleaser wrote to DIST (default dist/), as `make release-snapshot` does:
-#   - each terraform-provider-eventnotify_<version>_<os>_<arch>.zip holds the provider binary
-#     and nothing else but README.md and a LICENSE: it lands in every user's plugin cache;
+#   - the version is the VERSION file's (a snapshot's is VERSION-SNAPSHOT-<commit>);
+#   - each terraform-provider-eventnotify_<version>_<os>_<arch>.zip holds the provider binary,
+#     LICENSE and README.md, and nothing else: it lands in every user's plugin cache;
 #   - the SHA256SUMS file lists exactly those zips and the registry manifest (the Registry
 #     rejects a release whose SHA256SUMS lists files it does not ingest), with the right sums;
-#   - every platform also has an eventnotify-mock_<version>_<os>_<arch> archive holding the mock.
+#   - every platform also has an eventnotify-mock_<version>_<os>_<arch> archive holding the mock
+#     and LICENSE.
 # Needs unzip, tar and sha256sum (or shasum).
 set -euo pipefail
 dist=${1:-dist}
@@ -19,17 +21,26 @@ sums_files=("$dist"/${provider}_*_SHA256SUMS)
 sums=${sums_files[0]}
 version=${sums##*/${provider}_}
 version=${version%_SHA256SUMS}
+want_version=$(cat "$(dirname "$0")/../VERSION")
+case "$version" in
+  "$want_version" | "$want_version"-SNAPSHOT-*) ;;
+  *) die "the archives are of version $version, but the VERSION file holds $want_version" ;;
+esac
 zips=("$dist"/${provider}_"${version}"_*.zip)
 [ ${#zips[@]} -gt 0 ] || die "no ${provider}_${version}_<os>_<arch>.zip in $dist"
 
 for zip in "${zips[@]}"; do
+  # The listing is read whole before grep sees it: `unzip | grep -q` fails under pipefail when grep
+  # stops reading early.
+  entries=$(unzip -Z1 "$zip")
   while IFS= read -r entry; do
     case "$entry" in
-      "${provider}_v${version}" | "${provider}_v${version}.exe" | README.md | LICENSE*) ;;
+      "${provider}_v${version}" | "${provider}_v${version}.exe" | README.md | LICENSE) ;;
       *) die "$(basename "$zip") holds $entry: a provider zip holds the provider binary, README.md and LICENSE only" ;;
     esac
-  done < <(unzip -Z1 "$zip")
-  unzip -Z1 "$zip" | grep -qx "${provider}_v${version}\(\.exe\)\?" || die "$(basename "$zip") does not hold ${provider}_v${version}"
+  done <<<"$entries"
+  grep -qx "${provider}_v${version}\(\.exe\)\?" <<<"$entries" || die "$(basename "$zip") does not hold ${provider}_v${version}"
+  grep -qx LICENSE <<<"$entries" || die "$(basename "$zip") does not hold LICENSE"
 done
 
 # SHA256SUMS: the provider's zips and the manifest, no more, no fewer.
@@ -57,5 +68,6 @@ for zip in "${zips[@]}"; do
     *) entries=$(tar -tzf "${mock_archives[0]}") ;;
   esac
   grep -qx 'eventnotify-mock\(\.exe\)\?' <<<"$entries" || die "$(basename "${mock_archives[0]}") does not hold eventnotify-mock"
+  grep -qx LICENSE <<<"$entries" || die "$(basename "${mock_archives[0]}") does not hold LICENSE"
 done
-echo "check-release: ${#zips[@]} provider zips hold the provider alone, $(basename "$sums") lists them and the manifest only, and each platform has its mock archive"
+echo "check-release: version $version; ${#zips[@]} provider zips hold the provider alone (with LICENSE and README.md), $(basename "$sums") lists them and the manifest only, and each platform has its mock archive with LICENSE"

@@ -58,11 +58,6 @@ func TestAccExamples(t *testing.T) {
 	}
 }
 
-// compatibleVersions is the version constraint that the compatibility policy of the provider
-// page (templates/index.md.tmpl, "Versions and compatibility") asks users to write: a 0.x
-// minor release may break configurations, so the constraint pins the minor version.
-const compatibleVersions = "~> 0.1.0"
-
 // TestExamplesLookReal checks what a newcomer copies from the examples, the
 // guides, the docs and the README: every EVENT_STREAMS subscription names its
 // environment and its topic, and every required_providers block uses the

@@ -16,10 +16,6 @@ import (
 // drops the provider's source address makes init look for hashicorp/eventnotify and fail; a
 // constraint that the policy's version does not meet fails init too.
 
-// guideProviderVersion is the version under which the mirror offers the built provider: the
-// current 0.x minor release that compatibleVersions accepts.
-const guideProviderVersion = "0.1.0"
-
 // newGuideWorkspace is a CLI workspace whose provider comes from a filesystem mirror through
 // `terraform init`, holding the adoption guide's providers.tf, after the guide's
 // `terraform init`.

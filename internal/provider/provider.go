@@ -34,8 +34,8 @@ var (
 
 // EventNotifyProvider is the provider implementation.
 type EventNotifyProvider struct {
-	// version is the provider's release version, "dev" for local builds and
-	// "test" in acceptance tests.
+	// version is the provider's version: the VERSION file's (main embeds it), the one a
+	// release build sets, or "test" in acceptance tests.
 	version string
 	// adjustClient, when set, changes the client configuration before the
 	// client is built (tests use it to make batching deterministic).
