@@ -17,7 +17,9 @@ import (
 // for the environment's addresses and account: a block that names another base_url or
 // auth_url than EVENTNOTIFY_BASE_URL or EVENTNOTIFY_AUTH_URL, or (for EVENTNOTIFY_JWT)
 // another account_id than EVENTNOTIFY_ACCOUNT_ID, uses none of them. So a host named in a
-// provider block never receives a credential that was exported for another.
+// provider block never receives a credential that was exported for another. A block's jwt
+// equal to EVENTNOTIFY_JWT counts as the environment's, and eventnotify_jwt hands out no token
+// of the environment's credentials unless the operator allows it (provider_credentials_export.go).
 
 // credentialArg is one credential argument and its environment variable.
 type credentialArg struct {
