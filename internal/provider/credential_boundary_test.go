@@ -82,7 +82,7 @@ func (c envCredentials) secrets() map[string]string {
 func TestAccCredentials_blockHostNeverGetsEnvironmentCredentials(t *testing.T) {
 	cases := []struct {
 		name string
-		// alias is the aliased block's credential lines; {{host}} is the tapped mock's URL.
+		// alias is the aliased block's credential lines; {{env_jwt}} stands for the exported JWT.
 		alias string
 		// expect is the error of the run, nil when it succeeds.
 		expect []string
@@ -100,6 +100,13 @@ func TestAccCredentials_blockHostNeverGetsEnvironmentCredentials(t *testing.T) {
 			alias: fmt.Sprintf("password = %q", testPassword),
 			expect: []string{"Missing username", `set "username" in the provider block`,
 				envUsername + ", " + envPassword + ", " + envOTP + ", " + envJWT + " are not used"},
+		},
+		{
+			// However the configuration got it, EVENTNOTIFY_JWT is the environment's.
+			name:  "alias whose jwt is the environment's",
+			alias: "jwt = \"{{env_jwt}}\"",
+			expect: []string{"Credentials from the environment not sent to base_url", "its jwt is the token exported in " + envJWT,
+				"counts as a credential from the environment", envAllowJWTExport + "=true"},
 		},
 		{
 			name: "alias with no credentials, the environment's for another address",
@@ -146,7 +153,7 @@ resource "eventnotify_subscription" "other" {
   destination_type = "EVENT_STREAMS"
   log_level        = "ERROR"
 }
-`, aliasURL, aliasURL, tc.alias))
+`, aliasURL, aliasURL, strings.ReplaceAll(tc.alias, "{{env_jwt}}", creds.jwt)))
 
 			out, code := w.run(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 			switch {

@@ -159,7 +159,9 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				MarkdownDescription: "A JWT issued elsewhere. When set, no Basic auth credentials are needed and the provider " +
 					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. It is sent " +
 					"for `account_id` only: a resource of another account fails at plan time, a data source before anything is sent. " +
-					"Environment variable: `" + envJWT + "` (not used by a block whose `account_id` differs from `" + envAccountID + "`).",
+					"Environment variable: `" + envJWT + "` (not used by a block whose `account_id` differs from `" + envAccountID + "`). " +
+					"A block's `jwt` equal to `" + envJWT + "` counts as a credential from the environment, sent only to the " +
+					"environment's addresses and account, unless `" + envAllowJWTExport + "` is `true`.",
 				Optional:  true,
 				Sensitive: true,
 			},
@@ -238,7 +240,8 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 		return
 	}
 
-	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != ""}
+	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != "",
+		jwtExport: credentials.jwtExport()}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

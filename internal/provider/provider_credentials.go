@@ -17,7 +17,9 @@ import (
 // for the environment's addresses and account: a block that names another base_url or
 // auth_url than EVENTNOTIFY_BASE_URL or EVENTNOTIFY_AUTH_URL, or (for EVENTNOTIFY_JWT)
 // another account_id than EVENTNOTIFY_ACCOUNT_ID, uses none of them. So a host named in a
-// provider block never receives a credential that was exported for another.
+// provider block never receives a credential that was exported for another. A block's jwt
+// equal to EVENTNOTIFY_JWT counts as the environment's, and eventnotify_jwt hands out no token
+// of the environment's credentials unless the operator allows it (provider_credentials_export.go).
 
 // credentialArg is one credential argument and its environment variable.
 type credentialArg struct {
@@ -42,6 +44,18 @@ type credentialSource struct {
 	set []string
 	// unused names the environment's credential variables that a block source leaves unused.
 	unused []string
+	// envJWTInBlock is true when the block's jwt is the token exported in EVENTNOTIFY_JWT and
+	// EVENTNOTIFY_ALLOW_JWT_EXPORT is not true: it counts as a credential from the environment
+	// (see provider_credentials_export.go).
+	envJWTInBlock bool
+	// exportAllowed is true when EVENTNOTIFY_ALLOW_JWT_EXPORT is true.
+	exportAllowed bool
+}
+
+// environmental tells whether the credentials are the environment's: set in the
+// environment, or a block's jwt that is EVENTNOTIFY_JWT.
+func (s credentialSource) environmental() bool {
+	return (s.fromEnv && len(s.set) > 0) || s.envJWTInBlock
 }
 
 // String says where the credentials came from, for diagnostics.
@@ -51,6 +65,9 @@ func (s credentialSource) String() string {
 		return "no credentials are set, neither in the provider block nor in the environment"
 	case s.fromEnv:
 		return "the credentials came from the environment (" + strings.Join(s.set, ", ") + ")"
+	case s.envJWTInBlock:
+		return "the credentials came from the provider block (" + strings.Join(s.set, ", ") + "), but its jwt is the " +
+			"token exported in " + envJWT + ", so it counts as a credential from the environment"
 	default:
 		return "the credentials came from the provider block (" + strings.Join(s.set, ", ") + ")"
 	}
@@ -91,6 +108,8 @@ func (r *settingsResolver) credentialSource(m providerModel) credentialSource {
 	if len(src.set) == 0 {
 		src.fromEnv, src.set, src.unused = true, src.unused, nil
 	}
+	src.exportAllowed = r.allowJWTExport()
+	src.envJWTInBlock = !src.fromEnv && !src.exportAllowed && r.blockHoldsEnvJWT(m)
 	return src
 }
 
@@ -111,7 +130,7 @@ func (r *settingsResolver) credential(m providerModel, a credentialArg, src cred
 // are its EVENTNOTIFY_BASE_URL and EVENTNOTIFY_AUTH_URL; a block that repeats one of them
 // exactly is no other address.
 func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Config, src credentialSource) {
-	if !src.fromEnv || len(src.set) == 0 {
+	if !src.environmental() {
 		return
 	}
 	for _, a := range []struct {
@@ -135,7 +154,7 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 				"address named in a provider block. Either set the credentials in this provider block (username with "+
 				"password or api_token, or jwt), from input variables or another secret source rather than literal "+
 				"text, or remove %s from the block and export %s instead.",
-				a.name, shownOrigin(a.block.ValueString()), a.env, envNames, src, a.name, a.env))
+				a.name, shownOrigin(a.block.ValueString()), a.env, envNames, src, a.name, a.env)+src.exportNote())
 	}
 	envAccount, ok := r.env(envAccountID)
 	if cfg.JWT != "" && ok && envAccount != "" && !m.AccountID.IsNull() && !m.AccountID.IsUnknown() &&
@@ -144,7 +163,7 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 			fmt.Sprintf("The provider block sets account_id to %q, but %s was exported for the account in %s (%q): a "+
 				"pre-issued JWT authenticates the account it was issued for only, and is never sent for another. Set "+
 				"jwt, or username with password or api_token, in this provider block.",
-				m.AccountID.ValueString(), envJWT, envAccountID, envAccount))
+				m.AccountID.ValueString(), envJWT, envAccountID, envAccount)+src.exportNote())
 	}
 }
 

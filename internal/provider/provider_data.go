@@ -20,6 +20,8 @@ type providerData struct {
 	// preIssuedJWT tells that the provider authenticates with a pre-issued jwt, which
 	// serves accountID only.
 	preIssuedJWT bool
+	// jwtExport says whether eventnotify_jwt may hand out this provider's tokens.
+	jwtExport jwtExportPolicy
 }
 
 // account returns the configured account, or the provider's default account
