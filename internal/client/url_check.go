@@ -7,8 +7,20 @@ import (
 	"strings"
 )
 
-// hiddenUserinfo stands for the user information of a URL in error messages.
+// hiddenUserinfo stands for the user information, the query or the fragment of a URL in
+// error messages.
 const hiddenUserinfo = "***"
+
+// shownURL returns s as an error may quote it: its user information hidden (hideUserinfo),
+// and whatever follows the first "?" or "#" after it (a query or fragment, which may carry a
+// token, as in "?access_token=...") replaced by "***".
+func shownURL(s string) string {
+	shown := hideUserinfo(s)
+	if i := strings.IndexAny(shown, "?#"); i >= 0 {
+		shown = shown[:i+1] + hiddenUserinfo
+	}
+	return shown
+}
 
 // hideUserinfo returns s with whatever could be a URL's user information (from the start of
 // the authority, after "//" or else at the start, up to the last "@") replaced by "***", so
