@@ -128,3 +128,22 @@ func FuzzRedactor(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRedactBody measures the redaction of a logged 1 MiB answer that holds no secret
+// (the common case) and one that holds the bearer once.
+func BenchmarkRedactBody(b *testing.B) {
+	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
+	red := newRedactor(hostilePassword, testOTP, base64.StdEncoding.EncodeToString([]byte(testUser+":"+hostilePassword)), jwt)
+	clean := []byte(strings.Repeat(`{"subscriptionId":"00000000-0000-4000-8000-000000000001","eventName":"ATOM.STATUS"},`, 1<<20/84))
+	for _, bc := range []struct {
+		name string
+		body []byte
+	}{{"no secret", clean}, {"one secret", append(append([]byte{}, clean...), jwt...)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.body)))
+			for b.Loop() {
+				red.bytes(bc.body)
+			}
+		})
+	}
+}
