@@ -58,6 +58,9 @@ func TestCheckURL_neverQuotesQuery(t *testing.T) {
 		{"http://host.example/?token=" + token, "must not have a query or fragment", "?***"},
 		{"https://svc:pw@host.example/?token=" + token, "must not carry credentials", `"https://***@host.example/?***"`},
 		{"https://host.example?a=1#token=" + token, "must not have a query or fragment", `"https://host.example?***"`},
+		// An "@" after a "?" or "#": user information or query, the string does not say.
+		{"https://host.example/?token=abc@" + token, "must not have a query or fragment", `"https://***"`},
+		{"https://svc:" + token + "?x@host.example", "", `"https://***"`},
 	}
 	for _, tc := range cases {
 		err := CheckURL(tc.url)
