@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -77,21 +76,10 @@ data "eventnotify_log_levels" "all" {}
 				t.Fatal(err)
 			}
 			jsonOut, _ := w.run(nil, "plan", "-input=false", "-json")
-			var details []string
-			sc := bufio.NewScanner(strings.NewReader(jsonOut))
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				var line struct {
-					Diagnostic struct{ Summary, Detail string } `json:"diagnostic"`
-				}
-				if json.Unmarshal(sc.Bytes(), &line) == nil && line.Diagnostic.Detail != "" {
-					details = append(details, line.Diagnostic.Summary+"\n"+line.Diagnostic.Detail)
-				}
-			}
 			if echoed.Load() == 0 {
 				t.Fatal("the auth endpoint never saw the credentials: the test would prove nothing")
 			}
-			texts := map[string]string{"plan output": out, "plan -json diagnostics": strings.Join(details, "\n"),
+			texts := map[string]string{"plan output": out, "plan -json diagnostics": diagnosticsOf(jsonOut),
 				"TRACE log": string(logged)}
 			for name, text := range texts {
 				if !strings.Contains(text, fmt.Sprintf("HTTP %d", tc.status)) || !strings.Contains(text, client.RedactedMarker) {

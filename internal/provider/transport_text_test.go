@@ -11,8 +11,11 @@ import (
 	"io"
 	"log"
 	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -58,6 +61,89 @@ data "eventnotify_log_levels" "all" {}
 `)
 	out, code := w.run(nil, "plan", "-input=false", "-no-color")
 	jsonOut, _ := w.run(nil, "plan", "-input=false", "-json")
+	if code == 0 || reached.Load() != 0 {
+		t.Fatalf("plan exited %d and %d requests reached the server:\n%s", code, reached.Load(), out)
+	}
+	for name, text := range map[string]string{"plan output": out, "plan -json diagnostics": diagnosticsOf(jsonOut)} {
+		// Terraform wraps the plain output's lines; the escaped names hold no space to wrap at.
+		for _, want := range []string{"TLS certificate could not be verified", `\x1b]0;pwned\x07title.example`} {
+			if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+				t.Errorf("the %s does not say %q:\n%s", name, want, text)
+			}
+		}
+		if i := strings.IndexAny(text, "\x1b\x07\r"); i >= 0 {
+			t.Errorf("the %s holds a raw control character: %q", name, text[max(0, i-40):min(len(text), i+40)])
+		}
+	}
+}
+
+// TestAccSecurity_hostileProxyStatus makes the provider reach https://eventnotify.invalid
+// through an HTTPS proxy (HTTPS_PROXY in the CLI's environment) that answers CONNECT with
+// 407 and a status text that clears the line, forges Terraform's output and sets the
+// terminal's title (issue 29, item 4). Neither plan's output, nor plan -json's diagnostics
+// once decoded, nor the TRACE log holds a raw control character; the text is shown escaped.
+func TestAccSecurity_hostileProxyStatus(t *testing.T) {
+	m := newTestMock(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	var connects atomic.Int32
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				req, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil || req.Method != http.MethodConnect {
+					return
+				}
+				connects.Add(1)
+				_, _ = conn.Write([]byte("HTTP/1.1 407 Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07\r\n" +
+					"Content-Length: 0\r\nConnection: close\r\n\r\n"))
+			}()
+		}
+	}()
+
+	w := newCLIWorkspace(t, m)
+	w.env = append(w.env, envBaseURL+"=https://eventnotify.invalid", envAuthURL+"=https://eventnotify.invalid",
+		"HTTPS_PROXY=http://"+ln.Addr().String())
+	w.write("main.tf", requiredProviders+`
+provider "eventnotify" {
+  max_retries = 0
+}
+
+data "eventnotify_log_levels" "all" {}
+`)
+	logPath := filepath.Join(t.TempDir(), "plan.log")
+	out, code := w.run([]string{"TF_LOG=TRACE", "TF_LOG_PATH=" + logPath}, "plan", "-input=false", "-no-color")
+	logged, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonOut, _ := w.run(nil, "plan", "-input=false", "-json")
+	if code == 0 || connects.Load() == 0 {
+		t.Fatalf("plan exited %d after %d CONNECTs to the proxy:\n%s", code, connects.Load(), out)
+	}
+	for name, text := range map[string]string{"plan output": out, "plan -json diagnostics": diagnosticsOf(jsonOut),
+		"TRACE log": string(logged)} {
+		// Terraform wraps the plain output's lines.
+		want := `Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07`
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("the %s does not show the proxy's status text escaped (%s):\n%s", name, want, text)
+		}
+		if i := strings.IndexAny(text, "\x1b\x07\r"); i >= 0 {
+			t.Errorf("the %s holds a raw control character: %q", name, text[max(0, i-40):min(len(text), i+40)])
+		}
+	}
+}
+
+// diagnosticsOf returns the summaries and details of the diagnostics of a -json run's output.
+func diagnosticsOf(jsonOut string) string {
 	var details []string
 	sc := bufio.NewScanner(strings.NewReader(jsonOut))
 	sc.Buffer(nil, 1<<20)
@@ -69,18 +155,5 @@ data "eventnotify_log_levels" "all" {}
 			details = append(details, line.Diagnostic.Summary+"\n"+line.Diagnostic.Detail)
 		}
 	}
-	if code == 0 || reached.Load() != 0 {
-		t.Fatalf("plan exited %d and %d requests reached the server:\n%s", code, reached.Load(), out)
-	}
-	for name, text := range map[string]string{"plan output": out, "plan -json diagnostics": strings.Join(details, "\n")} {
-		// Terraform wraps the plain output's lines; the escaped names hold no space to wrap at.
-		for _, want := range []string{"TLS certificate could not be verified", `\x1b]0;pwned\x07title.example`} {
-			if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
-				t.Errorf("the %s does not say %q:\n%s", name, want, text)
-			}
-		}
-		if i := strings.IndexAny(text, "\x1b\x07\r"); i >= 0 {
-			t.Errorf("the %s holds a raw control character: %q", name, text[max(0, i-40):min(len(text), i+40)])
-		}
-	}
+	return strings.Join(details, "\n")
 }
