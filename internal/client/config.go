@@ -227,9 +227,10 @@ func (c Config) normalize() (Config, error) {
 // a *ServicePathError naming the URL to use instead): what base_url and auth_url may be. Plain http is
 // accepted for this machine only (localhost, 127.0.0.0/8, ::1): anywhere else the Basic
 // credentials, the one-time password and the JWTs would cross the network unencrypted. An
-// error never quotes what could be the URL's user information, whether the URL parses or not.
+// error never quotes what could be the URL's user information, query or fragment, whether the URL
+// parses or not.
 func CheckURL(s string) error {
-	shown := hideUserinfo(s)
+	shown := shownURL(s)
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil {
 		return fmt.Errorf("%q is not a valid URL", shown)

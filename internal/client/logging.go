@@ -48,7 +48,7 @@ func kvFields(kv []any) map[string]any {
 		v := kv[i+1]
 		switch x := v.(type) {
 		case error:
-			v = x.Error()
+			v = errorLogText(x)
 		case time.Duration:
 			v = x.String()
 		}

@@ -128,12 +128,13 @@ func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error
 
 // apiError turns a failed answer to r into an *APIError.
 func (c *Client) apiError(r *httpRequest, accountID string, resp *httpResponse) *APIError {
-	e := newAPIError(r.operation, r.method, r.path, resp.status, resp.body)
+	red := c.redactorFor(r)
+	e := newAPIError(r.operation, r.method, r.path, resp.status, red.bytes(resp.body))
 	e.AccountID = accountID
 	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
 	e.Attempts = resp.attempts
 	e.URL = resp.url
-	e.Location = ServiceText(resp.location)
+	e.Location = ServiceText(red.text(resp.location))
 	e.JWTEndpoint = r.auth
 	e.OTPSent = r.otp != ""
 	e.Throttled = resp.throttle
@@ -147,6 +148,7 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 		ctx = maskSecrets(ctx, r.bearer)
 	}
 	ctx, info := withCallInfo(ctx, r.operation)
+	red := c.redactorFor(r)
 	var rawBody any
 	if r.body != nil {
 		rawBody = r.body
@@ -184,7 +186,8 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 			argument = "auth_url"
 		}
 		err = explainNetworkError(err, r.url, argument)
-		err = fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, err)
+		// The transport's text may quote the other side (a certificate's names, a proxy's status).
+		err = fmt.Errorf("%s: %s %s: %w", r.operation, r.method, r.path, quoteError(err, red))
 		if maybeSent {
 			err = &lostAnswerError{err: err}
 		}
@@ -211,12 +214,13 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 		out.body, out.readErr = out.body[:maxResponseBody], errResponseTooLarge
 	}
 	if out.readErr != nil {
+		out.readErr = quoteError(out.readErr, red)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("%s: reading the response: %w", r.operation, ctxErr)
 		}
 	}
 	if r.logBodies {
-		logBody(ctx, "eventnotify API response body", r.operation, out.body)
+		logBody(ctx, "eventnotify API response body", r.operation, red.bytes(out.body))
 	}
 	return out, nil
 }

@@ -112,7 +112,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if cancel != nil {
 			cancel()
 		}
-		fields["error"] = err.Error()
+		fields["error"] = errorLogText(err)
 		tflog.Debug(ctx, "eventnotify API request failed", fields)
 		return nil, err
 	}

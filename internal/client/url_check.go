@@ -7,8 +7,35 @@ import (
 	"strings"
 )
 
-// hiddenUserinfo stands for the user information of a URL in error messages.
+// hiddenUserinfo stands for the user information, the query or the fragment of a URL in
+// error messages.
 const hiddenUserinfo = "***"
+
+// shownURL returns s as an error may quote it: its user information hidden (hideUserinfo),
+// and whatever follows the first "?" or "#" after it (a query or fragment, which may carry a
+// token, as in "?access_token=...") replaced by "***". When an "@" follows a "?" or "#", the
+// string does not say which is which ("https://u:p?w@host", "https://host/?t=a@b"), and
+// everything after the scheme is hidden.
+func shownURL(s string) string {
+	start := authorityStart(s)
+	if q := strings.IndexAny(s[start:], "?#"); q >= 0 && strings.LastIndex(s, "@") > start+q {
+		return s[:start] + hiddenUserinfo
+	}
+	shown := hideUserinfo(s)
+	if i := strings.IndexAny(shown, "?#"); i >= 0 {
+		shown = shown[:i+1] + hiddenUserinfo
+	}
+	return shown
+}
+
+// authorityStart returns where a URL's authority starts in s: after the first "//", or at the
+// start when there is none.
+func authorityStart(s string) int {
+	if i := strings.Index(s, "//"); i >= 0 {
+		return i + 2
+	}
+	return 0
+}
 
 // hideUserinfo returns s with whatever could be a URL's user information (from the start of
 // the authority, after "//" or else at the start, up to the last "@") replaced by "***", so
@@ -19,9 +46,9 @@ func hideUserinfo(s string) string {
 	if at < 0 {
 		return s
 	}
-	start := 0
-	if i := strings.Index(s, "//"); i >= 0 && i < at {
-		start = i + 2
+	start := authorityStart(s)
+	if start > at {
+		start = 0
 	}
 	return s[:start] + hiddenUserinfo + s[at:]
 }

@@ -43,6 +43,40 @@ func TestCheckURL_neverQuotesUserinfo(t *testing.T) {
 	}
 }
 
+// TestCheckURL_neverQuotesQuery: whatever is wrong with a URL, its error never holds its
+// query or fragment, where a token may be (issue 29, item 9), and shows where it was.
+func TestCheckURL_neverQuotesQuery(t *testing.T) {
+	const token = "Tok3n-s3cret"
+	cases := []struct {
+		url, want, shown string
+	}{
+		{"https://host.example/?access_token=" + token, "must not have a query or fragment", `"https://host.example/?***"`},
+		{"https://host.example/#access_token=" + token, "must not have a query or fragment", `"https://host.example/#***"`},
+		{"https://host.example/rest/v1/events?token=" + token, "must not have a query or fragment", "?***"},
+		{"https://host.example/%zz?token=" + token, "not a valid URL", `"https://host.example/%zz?***"`},
+		{"ftp://host.example/?token=" + token, "must start with http:// or https://", "?***"},
+		{"http://host.example/?token=" + token, "must not have a query or fragment", "?***"},
+		{"https://svc:pw@host.example/?token=" + token, "must not carry credentials", `"https://***@host.example/?***"`},
+		{"https://host.example?a=1#token=" + token, "must not have a query or fragment", `"https://host.example?***"`},
+		// An "@" after a "?" or "#": user information or query, the string does not say.
+		{"https://host.example/?token=abc@" + token, "must not have a query or fragment", `"https://***"`},
+		{"https://svc:" + token + "?x@host.example", "", `"https://***"`},
+	}
+	for _, tc := range cases {
+		err := CheckURL(tc.url)
+		if err == nil {
+			t.Errorf("%q accepted", tc.url)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.shown) {
+			t.Errorf("%q: error %q does not say %q and show %q", tc.url, err, tc.want, tc.shown)
+		}
+		if strings.Contains(err.Error(), token) || strings.Contains(err.Error(), "Tok3n") {
+			t.Errorf("%q: error %q quotes the query", tc.url, err)
+		}
+	}
+}
+
 // TestCheckURL_plainHTTP: plain http is refused unless the host is this machine, where
 // nothing crosses a network (the mock server).
 func TestCheckURL_plainHTTP(t *testing.T) {
