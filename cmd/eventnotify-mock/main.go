@@ -20,6 +20,9 @@
 // and refuses cross-origin browser writes, so that a web page cannot drive
 // it with the well-known demo credentials.
 //
+// It closes connections that stop sending (-read-timeout, -read-header-timeout, -idle-timeout)
+// and answers 431 to request headers over -max-header-bytes (limits.go).
+//
 // -tls serves https with a self-signed certificate that it writes to -tls-cert-out (tls.go),
 // for clients in other containers, which the provider reaches with https only.
 //
@@ -89,6 +92,7 @@ type options struct {
 	seedBody    []byte
 	tls         bool   // -tls: serve https (tls.go)
 	certOut     string // -tls-cert-out: where the certificate's PEM goes
+	limits      limits // connection timeouts and the header size limit (limits.go)
 }
 
 // parseFlags parses args; usage and flag errors go to stderr.
@@ -122,6 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"and every -allow-host name, written to -tls-cert-out (for clients in other containers: plain http is "+
 		"accepted by the provider for this machine only)")
 	fs.StringVar(&o.certOut, "tls-cert-out", defaultCertOut, "`file` the -tls certificate (PEM) is written to, for clients' SSL_CERT_FILE")
+	o.limits.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -152,6 +157,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, usageError{errors.New("-tls-cert-out needs -tls")}
 	case o.tls && o.certOut == "":
 		return o, usageError{errors.New("-tls-cert-out must not be empty")}
+	}
+	if err := o.limits.check(); err != nil {
+		return o, usageError{err}
 	}
 	if err := parseSeed(seedArg, &o); err != nil {
 		return o, usageError{err}
@@ -215,10 +223,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	service := &controlled{srv: srv, account: o.account, latency: o.latency}
 	hs := &http.Server{
-		Handler:           newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		Handler:     newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	o.limits.apply(hs, o.latency)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 
