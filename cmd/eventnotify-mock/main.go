@@ -8,8 +8,11 @@
 // EVENTNOTIFY_ACCOUNT_ID, EVENTNOTIFY_USERNAME and, when the password is
 // the built-in public demo one, EVENTNOTIFY_PASSWORD: KEY=VALUE lines only,
 // so that scripts can export them. A password or API token given on the
-// command line is never printed: a note on standard error says where it
-// came from, as do the notes on the listening address. The base URL is the
+// command line, in a file (-password-file, -api-token-file) or in the
+// environment (EVENTNOTIFY_MOCK_PASSWORD, EVENTNOTIFY_MOCK_API_TOKEN) is never
+// printed: a note on standard error says where it came from, as do the notes
+// on the listening address. The file and the environment keep the secret out
+// of the process list, which every local user can read. The base URL is the
 // address a client on this machine uses (a loopback address when it
 // listens on all interfaces) and serves both the service and the JWT
 // endpoint. It serves until SIGINT or SIGTERM, then shuts down gracefully
@@ -83,8 +86,10 @@ type options struct {
 	account     string
 	username    string
 	password    string
-	passwordSet bool // -password was on the command line: it is never printed
+	passwordSet bool   // the password was given (flag, file or environment): it is never printed
+	passwordOf  string // where it came from, for the startup note (credentials.go)
 	apiToken    string
+	apiTokenOf  string // where it came from
 	jwtTTL      time.Duration
 	latency     time.Duration
 	seedCount   int
@@ -118,6 +123,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.username, "username", mockserver.DefaultUsername, "Basic auth user name")
 	fs.StringVar(&o.password, "password", mockserver.DefaultPassword, `Basic auth password ("" disables password login); printed only when it is the default`)
 	fs.StringVar(&o.apiToken, "api-token", "", "API token, accepted with the user name PLATFORM_TOKEN.<username>; never printed")
+	passwordSources := secretSources{flagName: "password", env: envPassword}
+	passwordSources.registerFile(fs, "password")
+	tokenSources := secretSources{flagName: "api-token", env: envAPIToken}
+	tokenSources.registerFile(fs, "API token")
 	fs.DurationVar(&o.jwtTTL, "jwt-ttl", mockserver.DefaultJWTTTL, "lifetime of the JWTs it issues")
 	fs.DurationVar(&o.latency, "latency", 0, "delay added to every request")
 	fs.StringVar(&seedArg, "seed", "", "subscriptions stored in the account at start: a number (that many generated ones) or the `file` name of a JSON file of "+
@@ -133,11 +142,20 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		}
 		return o, usageError{err}
 	}
-	certOutSet := false
+	certOutSet, passwordFlag, tokenFlag := false, false, false
 	fs.Visit(func(f *flag.Flag) {
-		o.passwordSet = o.passwordSet || f.Name == "password"
+		passwordFlag = passwordFlag || f.Name == "password"
+		tokenFlag = tokenFlag || f.Name == "api-token"
 		certOutSet = certOutSet || f.Name == "tls-cert-out"
 	})
+	var err error
+	if o.password, o.passwordOf, err = passwordSources.resolve(o.password, passwordFlag); err != nil {
+		return o, usageError{err}
+	}
+	o.passwordSet = o.passwordOf != ""
+	if o.apiToken, o.apiTokenOf, err = tokenSources.resolve(o.apiToken, tokenFlag); err != nil {
+		return o, usageError{err}
+	}
 	switch {
 	case fs.NArg() > 0:
 		return o, usageError{fmt.Errorf("unexpected arguments: %q", fs.Args())}
