@@ -45,11 +45,15 @@ func (l limits) check() error {
 	return nil
 }
 
-// apply sets the limits on hs. The read timeout runs from the start of a request until its body
-// is read, and the mock waits -latency before it reads the body: so the latency is added to it.
-func (l limits) apply(hs *http.Server, latency time.Duration) {
-	hs.ReadTimeout = l.readTimeout + latency
-	hs.ReadHeaderTimeout = l.readHeaderTimeout
-	hs.IdleTimeout = l.idleTimeout
-	hs.MaxHeaderBytes = l.maxHeaderBytes
+// server is an HTTP server of handler with the limits. The read timeout runs from the start of a
+// request until its body is read, and the mock waits -latency before it reads the body: so the
+// latency is added to it.
+func (l limits) server(handler http.Handler, latency time.Duration) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadTimeout:       l.readTimeout + latency,
+		ReadHeaderTimeout: l.readHeaderTimeout,
+		IdleTimeout:       l.idleTimeout,
+		MaxHeaderBytes:    l.maxHeaderBytes,
+	}
 }

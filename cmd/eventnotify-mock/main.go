@@ -240,11 +240,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	service := &controlled{srv: srv, account: o.account, latency: o.latency}
-	hs := &http.Server{
-		Handler:     newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)),
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	o.limits.apply(hs, o.latency)
+	hs := o.limits.server(newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)), o.latency)
+	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 
