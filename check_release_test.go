@@ -15,8 +15,9 @@ import (
 )
 
 // TestCheckRelease runs scripts/check-release.sh, what `make release-snapshot` runs after
-// GoReleaser, on small dist folders: the layout of .goreleaser.yml passes; an archive without
-// LICENSE, or a version other than the VERSION file's, fails naming the problem.
+// GoReleaser, on small dist folders: the layout of .goreleaser.yml passes, with or without
+// SBOMs; an archive without LICENSE, SBOMs beside some archives only, or a version other than
+// the VERSION file's, fails naming the problem.
 func TestCheckRelease(t *testing.T) {
 	v := strings.TrimSpace(versionFile)
 	tests := []struct {
@@ -24,6 +25,7 @@ func TestCheckRelease(t *testing.T) {
 		version      string
 		providerZip  []string // members of the provider zip
 		mockArchive  []string // members of the mock archive
+		sboms        []string // archives (provider, mock) that have an SBOM beside them
 		wantErrorMsg string   // empty: the check passes
 	}{
 		{name: "release layout", version: v,
@@ -40,6 +42,13 @@ func TestCheckRelease(t *testing.T) {
 			providerZip:  []string{"terraform-provider-eventnotify_v" + v, "LICENSE", "README.md"},
 			mockArchive:  []string{"eventnotify-mock"},
 			wantErrorMsg: "_linux_amd64.tar.gz does not hold LICENSE"},
+		{name: "release layout with SBOMs", version: v,
+			providerZip: []string{"terraform-provider-eventnotify_v" + v, "LICENSE", "README.md"},
+			mockArchive: []string{"eventnotify-mock", "LICENSE"}, sboms: []string{"provider", "mock"}},
+		{name: "the mock archive without its SBOM", version: v,
+			providerZip: []string{"terraform-provider-eventnotify_v" + v, "LICENSE", "README.md"},
+			mockArchive: []string{"eventnotify-mock", "LICENSE"}, sboms: []string{"provider"},
+			wantErrorMsg: "_linux_amd64.tar.gz has no SBOM"},
 		{name: "another version", version: "9.9.9",
 			providerZip:  []string{"terraform-provider-eventnotify_v9.9.9", "LICENSE", "README.md"},
 			mockArchive:  []string{"eventnotify-mock", "LICENSE"},
@@ -50,7 +59,14 @@ func TestCheckRelease(t *testing.T) {
 			dist := t.TempDir()
 			provider := fmt.Sprintf("terraform-provider-eventnotify_%s_linux_amd64.zip", tc.version)
 			writeTestZip(t, filepath.Join(dist, provider), tc.providerZip)
-			writeTestTarGz(t, filepath.Join(dist, fmt.Sprintf("eventnotify-mock_%s_linux_amd64.tar.gz", tc.version)), tc.mockArchive)
+			mock := fmt.Sprintf("eventnotify-mock_%s_linux_amd64.tar.gz", tc.version)
+			writeTestTarGz(t, filepath.Join(dist, mock), tc.mockArchive)
+			for _, which := range tc.sboms {
+				archive := map[string]string{"provider": provider, "mock": mock}[which]
+				if err := os.WriteFile(filepath.Join(dist, archive+".sbom.json"), []byte(`{"spdxVersion":"SPDX-2.3"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			manifest, err := os.ReadFile("terraform-registry-manifest.json")
 			if err != nil {
 				t.Fatal(err)

@@ -6,7 +6,9 @@
 #   - the SHA256SUMS file lists exactly those zips and the registry manifest (the Registry
 #     rejects a release whose SHA256SUMS lists files it does not ingest), with the right sums;
 #   - every platform also has an eventnotify-mock_<version>_<os>_<arch> archive holding the mock
-#     and LICENSE.
+#     and LICENSE;
+#   - when DIST holds SBOMs (a release always does; a snapshot without syft on PATH skips them),
+#     every archive has its <archive>.sbom.json, a JSON document, and SHA256SUMS lists none of them.
 # Needs unzip, tar and sha256sum (or shasum).
 set -euo pipefail
 dist=${1:-dist}
@@ -27,6 +29,7 @@ case "$version" in
   *) die "the archives are of version $version, but the VERSION file holds $want_version" ;;
 esac
 zips=("$dist"/${provider}_"${version}"_*.zip)
+archives=()
 [ ${#zips[@]} -gt 0 ] || die "no ${provider}_${version}_<os>_<arch>.zip in $dist"
 
 for zip in "${zips[@]}"; do
@@ -69,5 +72,17 @@ for zip in "${zips[@]}"; do
   esac
   grep -qx 'eventnotify-mock\(\.exe\)\?' <<<"$entries" || die "$(basename "${mock_archives[0]}") does not hold eventnotify-mock"
   grep -qx LICENSE <<<"$entries" || die "$(basename "${mock_archives[0]}") does not hold LICENSE"
+  archives+=("$zip" "${mock_archives[0]}")
 done
-echo "check-release: version $version; ${#zips[@]} provider zips hold the provider alone (with LICENSE and README.md), $(basename "$sums") lists them and the manifest only, and each platform has its mock archive with LICENSE"
+
+# SBOMs: one beside every archive, or none at all (a snapshot built without syft).
+sboms=("$dist"/*.sbom.json)
+sbom_note="no SBOMs (syft was not on PATH)"
+if [ ${#sboms[@]} -gt 0 ]; then
+  for archive in "${archives[@]}"; do
+    [ -s "$archive.sbom.json" ] || die "$(basename "$archive") has no SBOM $(basename "$archive").sbom.json"
+    [ "$(head -c 1 "$archive.sbom.json")" = "{" ] || die "$(basename "$archive").sbom.json is not a JSON document"
+  done
+  sbom_note="every archive has its SBOM"
+fi
+echo "check-release: version $version; ${#zips[@]} provider zips hold the provider alone (with LICENSE and README.md), $(basename "$sums") lists them and the manifest only, each platform has its mock archive with LICENSE, and $sbom_note"

@@ -8,8 +8,11 @@
 // EVENTNOTIFY_ACCOUNT_ID, EVENTNOTIFY_USERNAME and, when the password is
 // the built-in public demo one, EVENTNOTIFY_PASSWORD: KEY=VALUE lines only,
 // so that scripts can export them. A password or API token given on the
-// command line is never printed: a note on standard error says where it
-// came from, as do the notes on the listening address. The base URL is the
+// command line, in a file (-password-file, -api-token-file) or in the
+// environment (EVENTNOTIFY_MOCK_PASSWORD, EVENTNOTIFY_MOCK_API_TOKEN) is never
+// printed: a note on standard error says where it came from, as do the notes
+// on the listening address. The file and the environment keep the secret out
+// of the process list, which every local user can read. The base URL is the
 // address a client on this machine uses (a loopback address when it
 // listens on all interfaces) and serves both the service and the JWT
 // endpoint. It serves until SIGINT or SIGTERM, then shuts down gracefully
@@ -19,6 +22,9 @@
 // the host of -listen or a host given with -allow-host (see hostPolicy),
 // and refuses cross-origin browser writes, so that a web page cannot drive
 // it with the well-known demo credentials.
+//
+// It closes connections that stop sending (-read-timeout, -read-header-timeout, -idle-timeout)
+// and answers 431 to request headers over -max-header-bytes (limits.go).
 //
 // -tls serves https with a self-signed certificate that it writes to -tls-cert-out (tls.go),
 // for clients in other containers, which the provider reaches with https only.
@@ -80,8 +86,10 @@ type options struct {
 	account     string
 	username    string
 	password    string
-	passwordSet bool // -password was on the command line: it is never printed
+	passwordSet bool   // the password was given (flag, file or environment): it is never printed
+	passwordOf  string // where it came from, for the startup note (credentials.go)
 	apiToken    string
+	apiTokenOf  string // where it came from
 	jwtTTL      time.Duration
 	latency     time.Duration
 	seedCount   int
@@ -89,6 +97,7 @@ type options struct {
 	seedBody    []byte
 	tls         bool   // -tls: serve https (tls.go)
 	certOut     string // -tls-cert-out: where the certificate's PEM goes
+	limits      limits // connection timeouts and the header size limit (limits.go)
 }
 
 // parseFlags parses args; usage and flag errors go to stderr.
@@ -114,6 +123,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.username, "username", mockserver.DefaultUsername, "Basic auth user name")
 	fs.StringVar(&o.password, "password", mockserver.DefaultPassword, `Basic auth password ("" disables password login); printed only when it is the default`)
 	fs.StringVar(&o.apiToken, "api-token", "", "API token, accepted with the user name PLATFORM_TOKEN.<username>; never printed")
+	passwordSources := secretSources{flagName: "password", env: envPassword}
+	passwordSources.registerFile(fs, "password")
+	tokenSources := secretSources{flagName: "api-token", env: envAPIToken}
+	tokenSources.registerFile(fs, "API token")
 	fs.DurationVar(&o.jwtTTL, "jwt-ttl", mockserver.DefaultJWTTTL, "lifetime of the JWTs it issues")
 	fs.DurationVar(&o.latency, "latency", 0, "delay added to every request")
 	fs.StringVar(&seedArg, "seed", "", "subscriptions stored in the account at start: a number (that many generated ones) or the `file` name of a JSON file of "+
@@ -122,17 +135,27 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"and every -allow-host name, written to -tls-cert-out (for clients in other containers: plain http is "+
 		"accepted by the provider for this machine only)")
 	fs.StringVar(&o.certOut, "tls-cert-out", defaultCertOut, "`file` the -tls certificate (PEM) is written to, for clients' SSL_CERT_FILE")
+	o.limits.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
 		}
 		return o, usageError{err}
 	}
-	certOutSet := false
+	certOutSet, passwordFlag, tokenFlag := false, false, false
 	fs.Visit(func(f *flag.Flag) {
-		o.passwordSet = o.passwordSet || f.Name == "password"
+		passwordFlag = passwordFlag || f.Name == "password"
+		tokenFlag = tokenFlag || f.Name == "api-token"
 		certOutSet = certOutSet || f.Name == "tls-cert-out"
 	})
+	var err error
+	if o.password, o.passwordOf, err = passwordSources.resolve(o.password, passwordFlag); err != nil {
+		return o, usageError{err}
+	}
+	o.passwordSet = o.passwordOf != ""
+	if o.apiToken, o.apiTokenOf, err = tokenSources.resolve(o.apiToken, tokenFlag); err != nil {
+		return o, usageError{err}
+	}
 	switch {
 	case fs.NArg() > 0:
 		return o, usageError{fmt.Errorf("unexpected arguments: %q", fs.Args())}
@@ -152,6 +175,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, usageError{errors.New("-tls-cert-out needs -tls")}
 	case o.tls && o.certOut == "":
 		return o, usageError{errors.New("-tls-cert-out must not be empty")}
+	}
+	if err := o.limits.check(); err != nil {
+		return o, usageError{err}
 	}
 	if err := parseSeed(seedArg, &o); err != nil {
 		return o, usageError{err}
@@ -214,11 +240,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	service := &controlled{srv: srv, account: o.account, latency: o.latency}
-	hs := &http.Server{
-		Handler:           newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	hs := o.limits.server(newHostPolicy(o.listen, ln.Addr(), o.allowHosts).handler(http.NewCrossOriginProtection().Handler(service)), o.latency)
+	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 

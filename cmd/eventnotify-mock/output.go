@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
 // startup is what the command prints once it listens.
@@ -33,21 +35,18 @@ func startupOutput(o options, addr net.Addr) startup {
 	}
 	var notes []string
 	if everyInterface {
-		_, port, _ := net.SplitHostPort(hostport)
-		notes = append(notes, "listening on every interface, port "+port+"; EVENTNOTIFY_BASE_URL is the loopback "+
-			"address for clients on this machine. It answers only requests to localhost, a loopback address or a host "+
-			"given with -allow-host")
+		notes = append(notes, everyInterfaceNote(hostport, o))
 	}
 	switch {
 	case o.password == "":
 		notes = append(notes, "password sign-in is off (-password \"\")")
 	case o.passwordSet:
-		notes = append(notes, "password: the value of -password (not printed)")
+		notes = append(notes, "password: the value of "+o.passwordOf+" (not printed)")
 	default: // the built-in demo password is public
 		lines = append(lines, "EVENTNOTIFY_PASSWORD="+o.password)
 	}
 	if o.apiToken != "" {
-		notes = append(notes, "API token: the value of -api-token (not printed), with the user name PLATFORM_TOKEN."+o.username)
+		notes = append(notes, "API token: the value of "+o.apiTokenOf+" (not printed), with the user name PLATFORM_TOKEN."+o.username)
 	}
 	return startup{env: strings.Join(lines, "\n") + "\n", notes: notes}
 }
@@ -68,4 +67,17 @@ func clientAddr(listen string, addr net.Addr) (string, bool) {
 		}
 	}
 	return net.JoinHostPort(loopback, strconv.Itoa(tcp.Port)), true
+}
+
+// everyInterfaceNote says what listening on every interface means: the Host check keeps out web
+// pages (DNS rebinding), not network clients, which can send any Host header they like.
+func everyInterfaceNote(hostport string, o options) string {
+	_, port, _ := net.SplitHostPort(hostport)
+	note := "listening on every interface, port " + port + "; EVENTNOTIFY_BASE_URL is the loopback address for clients on " +
+		"this machine. The Host check keeps out web pages, not other machines: "
+	if o.password == mockserver.DefaultPassword {
+		return note + "anyone who can reach port " + port + " can sign in with the demo credentials printed here, which are " +
+			"public. Listen on 127.0.0.1, or set a password of your own (EVENTNOTIFY_MOCK_PASSWORD or -password-file)"
+	}
+	return note + "anyone who can reach port " + port + " and has the password or API token can sign in"
 }

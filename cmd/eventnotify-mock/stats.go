@@ -62,10 +62,11 @@ func (c *controlled) control(w http.ResponseWriter, r *http.Request) {
 	case "stats GET":
 		st := stats{Requests: make(map[string]int), JWTFetches: c.srv.JWTFetches(),
 			HandlerSeconds: time.Duration(c.busy.Load()).Seconds(), Subscriptions: len(c.srv.Subscriptions(c.account))}
-		for _, rec := range c.srv.Requests() {
-			st.Requests[rec.Method+" "+rec.Route]++
-			st.Total++
-		}
+		// The counters, not the request log: the log keeps the latest requests only.
+		c.srv.EachCount(func(method, route string, n int) {
+			st.Requests[method+" "+route] += n
+			st.Total += n
+		})
 		if r.URL.Query().Get("format") == "text" {
 			writeStatsText(w, st)
 			return

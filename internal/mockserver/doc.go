@@ -202,7 +202,9 @@
 //     answer; SetClockOffset runs it ahead of (or behind) the real clock.
 //     JWTs are dated by the real clock.
 //   - The request log is in the order requests finished; Status is 0 when
-//     nothing was written (client gone during latency, Drop).
+//     nothing was written (client gone during latency, Drop). It keeps the
+//     latest Config.RequestLogSize requests (10,000), paths cut to
+//     MaxLoggedPath bytes; Count and EachCount count every request.
 //   - SetJWTTTL(0) restores 5m; a negative TTL issues expired tokens.
 //   - PutSubscription stores Enabled as given (false when unset).
 package mockserver

@@ -30,6 +30,7 @@ type Config struct {
 	DefaultPageSize int           // default 20
 	MaxPageSize     int           // default 100; larger pageSize values are clamped to it
 	SigningKey      []byte        // HS256 key; default: random per server
+	RequestLogSize  int           // entries the request log keeps, the latest; default 10,000
 }
 
 // User is a user that may obtain JWTs from the server.
@@ -71,7 +72,8 @@ type Server struct {
 	clockOffset atomic.Int64 // nanoseconds the service's clock runs ahead of the real one
 
 	counts     map[countKey]int
-	requests   []RequestRecord
+	requests   []RequestRecord // the latest logSize requests (counters.go)
+	logSize    int
 	jwtFetches int
 
 	accounts map[string]*account
@@ -91,11 +93,15 @@ func New(cfg Config) *Server {
 		logLevels:       defaultLogLevels(),
 		destTypes:       defaultDestinationTypes(),
 		counts:          make(map[countKey]int),
+		logSize:         cfg.RequestLogSize,
 		accounts:        make(map[string]*account),
 		topics:          make(map[string]map[topicKey]*Topic),
 	}
 	if s.jwtTTL == 0 {
 		s.jwtTTL = DefaultJWTTTL
+	}
+	if s.logSize <= 0 {
+		s.logSize = DefaultRequestLogSize
 	}
 	if s.maxPageSize <= 0 {
 		s.maxPageSize = DefaultMaxPageSize
