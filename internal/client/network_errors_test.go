@@ -21,6 +21,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // TestPermanentNetworkErrors: a host name that does not resolve, an https address whose
@@ -214,20 +216,5 @@ func expiredTLSServer(t *testing.T, handler http.Handler) (*httptest.Server, *x5
 // does; it returns its host:port.
 func otherProtocolServer(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			_, _ = conn.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n"))
-			_ = conn.Close()
-		}
-	}()
-	return ln.Addr().String()
+	return testsupport.ServeTCP(t, func(conn net.Conn) { _, _ = conn.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")) })
 }

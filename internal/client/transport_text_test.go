@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // The tests of this file make the transport's own errors carry hostile text (issue 29,
@@ -142,28 +144,14 @@ func TestHostileCertificateNames(t *testing.T) {
 // hostileProxy is an HTTPS proxy that answers every CONNECT with 407 and status text.
 func hostileProxy(t *testing.T, status string) *url.URL {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				req, err := http.ReadRequest(bufio.NewReader(conn))
-				if err != nil || req.Method != http.MethodConnect {
-					return
-				}
-				_, _ = conn.Write([]byte("HTTP/1.1 407 " + status + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
-			}()
+	addr := testsupport.ServeTCP(t, func(conn net.Conn) {
+		req, err := http.ReadRequest(bufio.NewReader(conn))
+		if err != nil || req.Method != http.MethodConnect {
+			return
 		}
-	}()
-	return &url.URL{Scheme: "http", Host: ln.Addr().String()}
+		_, _ = conn.Write([]byte("HTTP/1.1 407 " + status + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+	})
+	return &url.URL{Scheme: "http", Host: addr}
 }
 
 func TestHostileProxyStatus(t *testing.T) {

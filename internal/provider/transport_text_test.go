@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
 // TestAccSecurity_hostileCertificateNames points the provider at a server whose self-signed
@@ -84,34 +86,20 @@ data "eventnotify_log_levels" "all" {}
 // once decoded, nor the TRACE log holds a raw control character; the text is shown escaped.
 func TestAccSecurity_hostileProxyStatus(t *testing.T) {
 	m := newTestMock(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
 	var connects atomic.Int32
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				req, err := http.ReadRequest(bufio.NewReader(conn))
-				if err != nil || req.Method != http.MethodConnect {
-					return
-				}
-				connects.Add(1)
-				_, _ = conn.Write([]byte("HTTP/1.1 407 Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07\r\n" +
-					"Content-Length: 0\r\nConnection: close\r\n\r\n"))
-			}()
+	proxyAddr := testsupport.ServeTCP(t, func(conn net.Conn) {
+		req, err := http.ReadRequest(bufio.NewReader(conn))
+		if err != nil || req.Method != http.MethodConnect {
+			return
 		}
-	}()
+		connects.Add(1)
+		_, _ = conn.Write([]byte("HTTP/1.1 407 Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07\r\n" +
+			"Content-Length: 0\r\nConnection: close\r\n\r\n"))
+	})
 
 	w := newCLIWorkspace(t, m)
 	w.env = append(w.env, envBaseURL+"=https://eventnotify.invalid", envAuthURL+"=https://eventnotify.invalid",
-		"HTTPS_PROXY=http://"+ln.Addr().String())
+		"HTTPS_PROXY=http://"+proxyAddr)
 	w.write("main.tf", requiredProviders+`
 provider "eventnotify" {
   max_retries = 0
