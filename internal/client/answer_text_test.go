@@ -90,7 +90,7 @@ func TestCheckAnswer_unsafeText(t *testing.T) {
 // TestCheckAnswer_printableText: printable text, non-ASCII letters and symbols included, is
 // accepted and kept as it is.
 func TestCheckAnswer_printableText(t *testing.T) {
-	for _, text := range []string{"Produktion-é", "日本の通知", "ops 🚀 alerts", "Ærø/Œuvre – “quoted”", "a\u00a0b"} {
+	for _, text := range []string{"Umgebung-é", "日本の通知", "ops 🚀 alerts", "Ærø/Œuvre – “quoted”", "a\u00a0b"} {
 		for _, field := range subscriptionTextFields {
 			subs, err := decodeAndCheck(answerWith(t, field, text))
 			if err != nil {
