@@ -106,6 +106,9 @@ func decodeCatalogue(body []byte, cat catalogue) ([]CatalogueEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
+		if err := checkCatalogueText(i, &e); err != nil {
+			return nil, err
+		}
 		entries = append(entries, e)
 	}
 	return entries, nil

@@ -88,8 +88,8 @@ func secretValues(cfg Config) []string {
 }
 
 // newHTTPClient returns the Client's own http.Client: a copy of base (or a new client on a
-// clone of http.DefaultTransport) whose transport waits for the rate limiter and applies the
-// per-attempt timeout.
+// clone of http.DefaultTransport) whose transport waits for the rate limiter, applies the
+// per-attempt timeout and sends plain-http requests to loopback addresses only.
 func newHTTPClient(base *http.Client, limiter *rate.Limiter, timeout time.Duration) *http.Client {
 	var hc http.Client
 	var rt http.RoundTripper
@@ -100,7 +100,7 @@ func newHTTPClient(base *http.Client, limiter *rate.Limiter, timeout time.Durati
 	if rt == nil {
 		rt = clonedDefaultTransport()
 	}
-	hc.Transport = &transport{base: rt, limiter: limiter, timeout: timeout}
+	hc.Transport = &transport{base: rt, plain: plainHTTPTransport(rt), limiter: limiter, timeout: timeout}
 	// Never follow a redirect: Go would turn a DELETE, PUT or POST into a GET (a delete or an
 	// update would seem to succeed without happening) and could carry the bearer token to
 	// another address. The 3xx answer itself becomes an *APIError naming its Location.

@@ -90,7 +90,9 @@ type Config struct {
 	UserAgent string
 	// HTTPClient is an optional base client. The Client works on a copy of it whose transport
 	// is wrapped with the rate limiter; nil means a new client on a clone of
-	// http.DefaultTransport.
+	// http.DefaultTransport. When its Transport is an *http.Transport, plain-http requests
+	// go through a clone of it whose DialContext (its own dialer underneath) connects to
+	// loopback addresses only; any other RoundTripper is used as it is for them.
 	HTTPClient *http.Client
 	// RetryWaitMin is the shortest back-off between attempts (default 1s).
 	RetryWaitMin time.Duration

@@ -352,8 +352,8 @@ func TestSubscriptionIDRefused(t *testing.T) {
 }
 
 // TestHostileSubscriptionAnswers: subscriptions whose id is not a UUID, that name another
-// account or carry oversized fields never reach the caller; an account named in another
-// letter case is the caller's, and every subscription carries the account asked about.
+// account (the caller's in another letter case included: SameAccount) or carry oversized
+// fields never reach the caller, and every subscription carries the account asked about.
 func TestHostileSubscriptionAnswers(t *testing.T) {
 	const id = "6B0E4C8A-1D2F-4A3B-9C5D-7E8F9A0B1C2D"
 	sub := func(id, extra string) string {
@@ -372,7 +372,7 @@ func TestHostileSubscriptionAnswers(t *testing.T) {
 		{"another account", sub(id, `,"accountId":"other"`), `of account "other"`},
 		{"another account with escapes", sub(id, `,"accountId":"x\u202e"`), `of account "x\u202e"`},
 		{"an oversized field", sub(id, `,"createdBy":"`+strings.Repeat("c", maxSubscriptionFieldBytes+1)+`"`), "createdBy is 4097 bytes long"},
-		{"the account in another letter case", sub(id, `,"accountId":"`+strings.ToUpper(testAccount)+`"`), ""},
+		{"the account in another letter case", sub(id, `,"accountId":"`+strings.ToUpper(testAccount)+`"`), `of account "` + strings.ToUpper(testAccount) + `"`},
 		{"no account", sub(id, ""), ""},
 	}
 	for _, tc := range tests {

@@ -76,6 +76,13 @@ func checkPathSegment(what, id string) error {
 	return &idError{msg: fmt.Sprintf("the %s %s %s", what, quoted(id), problem)}
 }
 
+// SameAccount reports whether two account ids name the same account: they are equal byte for
+// byte. The service's interface gives an account id as a plain string, in request paths and
+// in the JWT issued for it, and says nothing of letter case; the mock server authorises
+// accounts by exact comparison. So "ACC-1" and "acc-1" are two accounts everywhere: in the
+// token cache, the listing cache, the pre-issued JWT's account and the check of an answer.
+func SameAccount(a, b string) bool { return a == b }
+
 // IsUUID accepts the canonical 8-4-4-4-12 form of a UUID, in either letter case: the form of
 // the service's subscription ids.
 func IsUUID(s string) bool {
@@ -89,9 +96,10 @@ func IsUUID(s string) bool {
 // checkAnswer checks the subscriptions of an answer about accountID before they reach the
 // caller: each id is a UUID (required when requireID is set; an answer to a create may leave
 // one out, which create_reconcile.go handles), each text field is within
-// maxSubscriptionFieldBytes, and an account the service names is accountID (in any letter
-// case). The account of each is then set to accountID, so that the account the caller holds
-// is the one it asked about, never one the service substituted.
+// maxSubscriptionFieldBytes and holds no control or invisible character (answer_text.go), and
+// an account the service names is accountID, byte for byte (SameAccount). The account of each
+// is then set to accountID, so that the account the caller holds is the one it asked about,
+// never one the service substituted.
 func checkAnswer(accountID string, subs []Subscription, requireID bool) error {
 	for i := range subs {
 		s := &subs[i]
@@ -100,13 +108,16 @@ func checkAnswer(accountID string, subs []Subscription, requireID bool) error {
 			return &idError{msg: fmt.Sprintf("the answer holds a subscription without a subscriptionId (event %s)", quoted(s.EventName))}
 		case s.ID != "" && !IsUUID(s.ID):
 			return &idError{msg: fmt.Sprintf("the answer holds the subscription id %s, which is not a UUID", quoted(s.ID))}
-		case s.AccountID != "" && !strings.EqualFold(s.AccountID, accountID):
+		case s.AccountID != "" && !SameAccount(s.AccountID, accountID):
 			return &idError{msg: fmt.Sprintf("the answer about account %s holds subscription %s of account %s",
 				quoted(accountID), s.ID, quoted(s.AccountID))}
 		}
 		if name, n := longestField(s); n > maxSubscriptionFieldBytes {
 			return &idError{msg: fmt.Sprintf("the answer holds subscription %s whose %s is %d bytes long; at most %d are accepted",
 				quoted(s.ID), name, n, maxSubscriptionFieldBytes)}
+		}
+		if err := checkSubscriptionText(s); err != nil {
+			return err
 		}
 		s.AccountID = accountID
 	}

@@ -141,10 +141,12 @@ func retryableStatus(resp *http.Response, safe bool) bool {
 }
 
 // retryableTransportError rules out errors that another attempt cannot fix: a refused wait
-// for the client-side rate limit, and the permanent network errors (permanentNetworkFault).
+// for the client-side rate limit, a plain-http connection refused for its address, and the
+// permanent network errors (permanentNetworkFault).
 func retryableTransportError(err error) bool {
 	var rl *rateLimitError
-	if errors.As(err, &rl) {
+	var nl *NotLoopbackError
+	if errors.As(err, &rl) || errors.As(err, &nl) {
 		return false
 	}
 	return permanentNetworkFault(err) == faultNone

@@ -19,7 +19,7 @@ var ErrPreIssuedJWTAccount = errors.New("a pre-issued JWT authenticates the conf
 // one: the token was issued for that account and is never sent with a request for another.
 // A Client without a configured account sends it for the account its caller names.
 func (c *Client) preIssued(accountID string) (string, error) {
-	if c.cfg.AccountID != "" && accountID != "" && accountID != c.cfg.AccountID {
+	if c.cfg.AccountID != "" && accountID != "" && !SameAccount(accountID, c.cfg.AccountID) {
 		return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ErrPreIssuedJWTAccount)
 	}
 	return c.cfg.JWT, nil

@@ -81,5 +81,8 @@ func decodeTopicResult(body []byte) (*TopicResult, error) {
 			res.EnvironmentID = t.Environment.ID
 		}
 	}
+	if err := checkTopicText(res); err != nil {
+		return nil, err
+	}
 	return res, nil
 }

@@ -29,9 +29,11 @@ func withCallInfo(ctx context.Context, operation string) (context.Context, *call
 // transport is the Client's http.RoundTripper: before each attempt it waits for the rate
 // limiter, then bounds the attempt with the per-attempt timeout (a create or bulk call, once
 // sent, with that timeout only: see RoundTrip), and logs it at DEBUG (method, path, status,
-// duration, attempt; never a header).
+// duration, attempt; never a header). A plain-http request goes through plain, which dials
+// loopback addresses only (loopback_dial.go); any other through base.
 type transport struct {
 	base    http.RoundTripper
+	plain   http.RoundTripper
 	limiter *rate.Limiter
 	timeout time.Duration
 }
@@ -100,7 +102,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	start := time.Now()
 	probeFrom(ctx).sending(start)
-	resp, err := t.base.RoundTrip(req)
+	base := t.base
+	if req.URL.Scheme == "http" && t.plain != nil {
+		base = t.plain
+	}
+	resp, err := base.RoundTrip(req)
 	fields := map[string]any{
 		"operation":   operation,
 		"method":      req.Method,

@@ -53,6 +53,8 @@ func (s *Server) generateJWT(w http.ResponseWriter, r *http.Request, accountID s
 		s.unauthorizedBasic(w, r)
 		return
 	}
+	// Account ids are compared byte for byte, here and in authenticate, as the client's
+	// SameAccount does: "ACC-1" is another account than "acc-1".
 	if len(u.Accounts) > 0 && !slices.Contains(u.Accounts, accountID) {
 		writeSpecError(w, r, http.StatusForbidden, msgAccessDenied)
 		return

@@ -47,6 +47,14 @@ type Fault struct {
 	// request without a status in its 207: with AfterWork the items were acted on and only
 	// their statuses are lost; without, the service neither acts on them nor answers for them.
 	DropStatuses int
+	// ForgeMember, with ForgeValue, sets the member ForgeMember (such as "eventStreamsTopic"
+	// or "createdBy") of every subscription in a success answer that carries subscriptions
+	// (a listing page, a read, a create or an update answer) to the string ForgeValue. The
+	// store is not changed. It stands for a service (or a proxy in front of it) that answers
+	// with text nobody could have saved, such as terminal escapes. It acts after the work,
+	// like AfterWork, on the routes and methods the fault names.
+	ForgeMember string
+	ForgeValue  string
 	// Later, with a fault that answers before the work (AfterWork false), makes the work
 	// land later: the request is answered by the fault at once, and carried out (as it
 	// came, credentials included) just before the server handles the Later-th read (GET)

@@ -11,12 +11,12 @@ import (
 
 // Faults that change an answer rather than replace it: a listing page that misreports
 // (ClaimLast), a listing that shifts between pages (ShiftPages), a 207 that misses statuses
-// (DropStatuses). They are deterministic: what they change depends only on the store and the
-// request.
+// (DropStatuses), subscriptions with a forged member (ForgeMember). They are deterministic:
+// what they change depends only on the store and the request.
 
 // tampers reports whether f changes an answer rather than replacing it.
 func (f Fault) tampers() bool {
-	return f.ClaimLast || f.ShiftPages > 0 || f.DropStatuses > 0
+	return f.ClaimLast || f.ShiftPages > 0 || f.DropStatuses > 0 || f.ForgeMember != ""
 }
 
 // afterWork reports whether f acts once the operation has answered with success.
@@ -24,7 +24,7 @@ func (f Fault) afterWork() bool {
 	if f.DropStatuses > 0 {
 		return f.AfterWork
 	}
-	return f.AfterWork || f.ClaimLast || f.ShiftPages > 0
+	return f.AfterWork || f.ClaimLast || f.ShiftPages > 0 || f.ForgeMember != ""
 }
 
 // firesOn reports whether f may fire on a request: a fault that changes an answer fires only
@@ -35,6 +35,8 @@ func (f Fault) firesOn(method, route string) bool {
 		return true
 	case f.DropStatuses > 0:
 		return method == http.MethodPatch && route == RouteSubscriptions
+	case f.ForgeMember != "":
+		return route == RouteSubscriptions || route == RouteSubscription
 	}
 	return method == http.MethodGet && route == RouteSubscriptions
 }
@@ -81,6 +83,8 @@ func (s *Server) tamperAnswer(held *heldResponse, m routeMatch, f Fault) {
 		}
 		resp.OperationStatuses = resp.OperationStatuses[:max(0, len(resp.OperationStatuses)-f.DropStatuses)]
 		rewriteJSON(held, resp)
+	case f.ForgeMember != "":
+		forgeSubscriptions(held, f.ForgeMember, f.ForgeValue)
 	default:
 		if f.ClaimLast {
 			var page subscriptionWrapper
@@ -130,4 +134,31 @@ func (s *Server) shiftListing(accountID string, n int, replace bool) {
 			a.put(&v)
 		}
 	}
+}
+
+// forgeSubscriptions sets member to value in every subscription of the held answer: the items
+// of "subscriptions", the "subscription" object, or the body itself when it is one
+// subscription. Other members, numbers included, are served as they were.
+func forgeSubscriptions(held *heldResponse, member, value string) {
+	dec := json.NewDecoder(bytes.NewReader(held.body.Bytes()))
+	dec.UseNumber()
+	var body map[string]any
+	if dec.Decode(&body) != nil {
+		return
+	}
+	set := func(v any) {
+		if sub, ok := v.(map[string]any); ok {
+			sub[member] = value
+		}
+	}
+	if list, ok := body["subscriptions"].([]any); ok {
+		for _, item := range list {
+			set(item)
+		}
+	}
+	set(body["subscription"])
+	if _, ok := body["subscriptionId"]; ok {
+		set(body)
+	}
+	rewriteJSON(held, body)
 }

@@ -130,3 +130,51 @@ func TestFaultDropStatuses(t *testing.T) {
 		})
 	}
 }
+
+// ForgeMember serves a forged member in every subscription of a success answer, on the
+// listing, a read and a create alike, and leaves the store as it was.
+func TestFaultForge(t *testing.T) {
+	e := newEnv(t, mockserver.Config{})
+	token := e.jwt(testAccount)
+	created := e.createN(token, testAccount, 1)[0]
+	forged := "ops\x1b]8;;https://evil.example\a\r\n  + forged\u202e"
+	e.srv.InjectFault(mockserver.Fault{ForgeMember: "eventStreamsTopic", ForgeValue: forged})
+	check := func(t *testing.T, s wireSubscription) {
+		t.Helper()
+		if s.EventStreamsTopic != forged {
+			t.Errorf("served topic %q, want the forged value", s.EventStreamsTopic)
+		}
+		if s.SubscriptionID == "" || s.EventName != "ATOM.STATUS" || s.CreatedDate == 0 || s.CreatedBy == "" {
+			t.Errorf("the other members changed: %+v", s)
+		}
+	}
+	t.Run("listing", func(t *testing.T) {
+		r := e.do(http.MethodGet, subsPath(testAccount), token, nil)
+		r.wantStatus(t, http.StatusOK)
+		var w wireWrapper
+		decodeStrict(t, r.body, &w)
+		if len(w.Subscriptions) != 1 {
+			t.Fatalf("%d subscriptions listed, want 1", len(w.Subscriptions))
+		}
+		check(t, w.Subscriptions[0])
+	})
+	t.Run("read", func(t *testing.T) {
+		r := e.do(http.MethodGet, subsPath(testAccount)+"/"+created.SubscriptionID, token, nil)
+		r.wantStatus(t, http.StatusOK)
+		var s wireSubscription
+		decodeStrict(t, r.body, &s)
+		check(t, s)
+	})
+	t.Run("create", func(t *testing.T) {
+		r := e.do(http.MethodPost, subsPath(testAccount), token, map[string]any{"subscriptions": []any{validItem()}})
+		r.wantStatus(t, http.StatusCreated)
+		var w wireWrapper
+		decodeStrict(t, r.body, &w)
+		check(t, w.Subscriptions[0])
+	})
+	for _, s := range e.srv.Subscriptions(testAccount) {
+		if s.EventStreamsTopic != "alerts" {
+			t.Errorf("the store holds topic %q, want the created %q", s.EventStreamsTopic, "alerts")
+		}
+	}
+}
