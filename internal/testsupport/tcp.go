@@ -1,6 +1,7 @@
 package testsupport
 
 import (
+	"context"
 	"net"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // servers: another protocol's greeting, a proxy answering CONNECT.
 func ServeTCP(t testing.TB, handle func(net.Conn)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
