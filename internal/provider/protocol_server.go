@@ -79,3 +79,28 @@ func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprot
 	}
 	return s.frameworkServer.ValidateResourceConfig(ctx, req)
 }
+
+// ApplyResourceChange is the framework's, counted among the writes in flight
+// (writes_in_flight.go).
+func (s *protocolServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	defer writesInFlight.begin()()
+	return s.frameworkServer.ApplyResourceChange(ctx, req)
+}
+
+// InvokeAction is the framework's, counted among the writes in flight (writes_in_flight.go)
+// until its last event has been sent: the action does its work while Terraform reads its
+// events.
+func (s *protocolServer) InvokeAction(ctx context.Context, req *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	end := writesInFlight.begin()
+	stream, err := s.frameworkServer.InvokeAction(ctx, req)
+	if err != nil || stream == nil || stream.Events == nil {
+		end()
+		return stream, err
+	}
+	events := stream.Events
+	stream.Events = func(yield func(tfprotov6.InvokeActionEvent) bool) {
+		defer end()
+		events(yield)
+	}
+	return stream, nil
+}
