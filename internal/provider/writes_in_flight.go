@@ -22,6 +22,8 @@ type writeCounter struct {
 	n       int           // calls in flight
 	started uint64        // calls ever started
 	idle    chan struct{} // closed while n == 0; nil means closed
+	// after replaces time.After in tests; nil is time.After.
+	after func(time.Duration) <-chan time.Time
 }
 
 // begin counts a call in flight; the call must call end once its answer is built.
@@ -44,6 +46,13 @@ func (w *writeCounter) begin() (end func()) {
 			}
 		})
 	}
+}
+
+// inFlight returns how many calls are in flight.
+func (w *writeCounter) inFlight() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
 }
 
 // state returns how many calls have started so far and a channel closed once none is in
@@ -69,11 +78,13 @@ func (w *writeCounter) waitQuiet(ctx context.Context, quiet time.Duration) error
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		t := time.NewTimer(quiet)
+		after := w.after
+		if after == nil {
+			after = time.After
+		}
 		select {
-		case <-t.C:
+		case <-after(quiet):
 		case <-ctx.Done():
-			t.Stop()
 			return ctx.Err()
 		}
 		if now, idle := w.state(); now == started && isClosed(idle) {
