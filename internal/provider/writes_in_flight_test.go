@@ -3,7 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
-		"testing"
+	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
