@@ -67,6 +67,7 @@ func TestAccSignal_writeInFlight(t *testing.T) {
 				t.Fatalf("the mock holds no subscription while the create's answer is held")
 			}
 			hold.Release()
+			released := time.Now()
 
 			var exitErr error
 			select {
@@ -77,7 +78,8 @@ func TestAccSignal_writeInFlight(t *testing.T) {
 				t.Fatalf("apply did not end within a minute of the release:\n%s", out)
 			}
 			output := out.String()
-			t.Logf("the cancelled apply exited with %v; the mock held %d subscription(s) when the answer was released", exitErr, len(held))
+			t.Logf("the cancelled apply exited with %v %s after the release; the mock held %d subscription(s) from %d create request(s) when the answer was released",
+				exitErr, time.Since(released).Round(time.Millisecond), len(held), m.Count(http.MethodPost, mockserver.RouteSubscriptions))
 			if strings.Contains(strings.ToLower(output), "panic") || strings.Contains(output, "plugin exited") {
 				t.Fatalf("the plugin did not survive %v:\n%s", sig, output)
 			}
