@@ -52,8 +52,7 @@ func TestAccSignal_writeInFlight(t *testing.T) {
 					t.Fatalf("apply ended (%v) before %s:\n%s", err, what, out)
 				case <-time.After(time.Minute):
 					killGroup()
-					<-done
-					t.Fatalf("no %s within a minute:\n%s", what, out)
+					t.Fatalf("no %s within a minute (the killed apply: %v):\n%s", what, <-done, out)
 				}
 			}
 
@@ -74,8 +73,7 @@ func TestAccSignal_writeInFlight(t *testing.T) {
 			case exitErr = <-done:
 			case <-time.After(time.Minute):
 				killGroup()
-				<-done
-				t.Fatalf("apply did not end within a minute of the release:\n%s", out)
+				t.Fatalf("apply did not end within a minute of the release (killed: %v):\n%s", <-done, out)
 			}
 			output := out.String()
 			t.Logf("the cancelled apply exited with %v %s after the release; the mock held %d subscription(s) from %d create request(s) when the answer was released",
