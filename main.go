@@ -3,13 +3,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -29,6 +32,14 @@ func main() {
 		return
 	}
 	quietSDKLogs(os.Environ(), os.Setenv)
+
+	// A signal must not end the plugin while a write it sent awaits its answer
+	// (shutdown.go); go-plugin already ignores SIGINT, and SIGTERM would end the process.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
+	go serveThroughSignals(context.Background(), signals, func(ctx context.Context) error {
+		return provider.WaitForWrites(ctx, signalQuiet)
+	}, signalLimit, os.Exit)
 
 	server, err := provider.ProtocolServer(providerVersion())()
 	if err != nil {

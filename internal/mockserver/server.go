@@ -69,6 +69,7 @@ type Server struct {
 	faults      []*faultState
 	nextFaultID int
 	later       []*laterWork // work of requests whose answer a Later fault gave early
+	holds       []*Hold      // answers kept back until the test releases them (faults_hold.go)
 	clockOffset atomic.Int64 // nanoseconds the service's clock runs ahead of the real one
 
 	counts     map[countKey]int
@@ -189,6 +190,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			recorded = true
 		}
 		s.serveFault(rec, r, f)
+	}
+	if h := s.holdFor(r.Method, m.route); h != nil {
+		s.serveHeld(rec, r, m, found, h)
+		return
 	}
 	s.landLater(r.Method, m.route)
 	if f, ok := s.takeFault(r.Method, m.route, false); ok {

@@ -29,7 +29,7 @@ func protocolServerFor(newProvider func() *EventNotifyProvider) func() (tfprotov
 		if !ok {
 			return nil, fmt.Errorf("the framework's provider server (%T) does not serve list resources and actions", framework)
 		}
-		return &protocolServer{frameworkServer: full, account: newAccountProtocol(p)}, nil
+		return &protocolServer{frameworkServer: full, account: newAccountProtocol(p), writes: writesInFlight}, nil
 	}
 }
 
@@ -46,6 +46,7 @@ type frameworkServer interface {
 type protocolServer struct {
 	frameworkServer
 	account *accountProtocol
+	writes  *writeCounter // the process's writes in flight (writesInFlight)
 }
 
 // ReadResource answers through accountProtocol where it can, else through the framework.
@@ -78,4 +79,29 @@ func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprot
 		}
 	}
 	return s.frameworkServer.ValidateResourceConfig(ctx, req)
+}
+
+// ApplyResourceChange is the framework's, counted among the writes in flight
+// (writes_in_flight.go).
+func (s *protocolServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	defer s.writes.begin()()
+	return s.frameworkServer.ApplyResourceChange(ctx, req)
+}
+
+// InvokeAction is the framework's, counted among the writes in flight (writes_in_flight.go)
+// until its last event has been sent: the action does its work while Terraform reads its
+// events.
+func (s *protocolServer) InvokeAction(ctx context.Context, req *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	end := s.writes.begin()
+	stream, err := s.frameworkServer.InvokeAction(ctx, req)
+	if err != nil || stream == nil || stream.Events == nil {
+		end()
+		return stream, err
+	}
+	events := stream.Events
+	stream.Events = func(yield func(tfprotov6.InvokeActionEvent) bool) {
+		defer end()
+		events(yield)
+	}
+	return stream, nil
 }
