@@ -69,6 +69,9 @@ type UnknownOutcomeError struct {
 	// Candidates are the IDs of subscriptions that the request may have created: more of one
 	// content than were sent, or ones whose creator or creation time could not be confirmed.
 	Candidates []string
+	// ClockUnknown is true when no answer of the service carried a Date header: the candidates
+	// are then those dated within reconcileSkew of the request by this machine's clock.
+	ClockUnknown bool
 	// Missing is how many of the subscriptions sent could be neither found nor created.
 	Missing int
 	// Cause is the failure that lost the answer.
@@ -205,23 +208,24 @@ func matchCreated(in []SubscriptionInput, created []Subscription) ([]Subscriptio
 // subscription per input, in the order of in. On failure it holds the subscriptions that are
 // known to exist for some of the inputs (adopted or created), which the caller must keep track
 // of, and nil entries for the others.
-func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, error) {
+func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, []*LateAdoptionWarning, error) {
 	result := make([]*Subscription, len(in))
-	sentAt, err := c.sendCreate(ctx, accountID, in, result)
+	late := make([]*LateAdoptionWarning, len(in))
+	span, err := c.sendCreate(ctx, accountID, in, result)
 	if err == nil || len(in) == 0 || !outcomeUnknown(err) {
 		// A create of nothing created nothing, whatever became of its answer.
-		return result, err
+		return result, late, err
 	}
 	tflog.Warn(ctx, "The answer of a create was lost; reading the account to find what it created",
 		map[string]any{"account_id": accountID, "subscriptions": len(in), "found": len(in) - countNil(result), "error": err.Error()})
 	// The reads run to their end even if the caller is cancelled: the create may have acted.
-	uerr := c.settle(ctx, accountID, in, result, sentAt, err)
+	uerr := c.settle(ctx, accountID, in, result, late, span, err)
 	if uerr != nil || !slices.Contains(result, nil) {
-		return result, uerr
+		return result, late, uerr
 	}
 	if ctx.Err() != nil {
 		// The caller is gone: create nothing more, and say what may exist.
-		return result, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(result)}
+		return result, late, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(result)}
 	}
 	// The grace period is over and the rest was not created: create it, once.
 	var missing []SubscriptionInput
@@ -234,54 +238,77 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	tflog.Info(ctx, "Creating the subscriptions that the lost create did not create",
 		map[string]any{"account_id": accountID, "missing": len(missing), "found": len(in) - len(missing)})
 	sub := make([]*Subscription, len(missing))
-	sentAt, err = c.sendCreate(ctx, accountID, missing, sub)
+	subLate := make([]*LateAdoptionWarning, len(missing))
+	span, err = c.sendCreate(ctx, accountID, missing, sub)
 	if err != nil && outcomeUnknown(err) {
 		// The second answer was lost too: find what it created, but create nothing more.
-		uerr = c.settle(ctx, accountID, missing, sub, sentAt, err)
+		uerr = c.settle(ctx, accountID, missing, sub, subLate, span, err)
 		if uerr == nil && slices.Contains(sub, nil) {
 			uerr = &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(sub)}
 		}
 		err = uerr
 	}
 	for k, s := range sub {
-		result[slots[k]] = s
+		result[slots[k]], late[slots[k]] = s, subLate[k]
 	}
-	return result, err
+	return result, late, err
 }
 
 // sendCreate sends one createSubscriptions request for in and fills the entries of result
-// that its answer accounts for, matched by content. It returns when the request was last
-// sent, and an error that outcomeUnknown reports for an answer that was lost or that does not
-// account for every input.
-func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (time.Time, error) {
+// that its answer accounts for, matched by content. It returns the span in which the request
+// could have acted (sendSpan), and an error that outcomeUnknown reports for an answer that was
+// lost or that does not account for every input.
+func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (sendSpan, error) {
 	probe := &clockProbe{}
 	gate := c.createGate.of(accountID)
 	gate.RLock()
 	defer gate.RUnlock()
 	before := c.now()
 	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
-	sentAt := probe.lastSent(before)
+	span := sendSpan{sent: probe.lastSent(before), answered: c.now()}
 	if err != nil {
-		return sentAt, err
+		return span, err
 	}
-	if subs, ok := matchCreated(in, created); ok {
+	// Only new subscriptions that no caller holds can be this request's: an answer that lists
+	// more than was sent (the whole account, as the collection's PUT answers) hands out none
+	// of the others.
+	fresh := c.newSince(created, probe, span.sent)
+	if subs, ok := matchCreated(in, fresh); ok && len(fresh) == len(created) {
 		c.claims.claim(subs...)
 		copy(result, pointers(subs))
-		return sentAt, nil
+		return span, nil
 	}
 	// The answer lists fewer (or other) subscriptions than were sent: those it lists go to
 	// the inputs of their content, and the rest is settled like a lost answer.
-	handOut(in, created, result)
+	handOut(in, fresh, result)
 	c.claims.claim(derefs(result)...)
-	return sentAt, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
+	return span, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
+}
+
+// newSince returns the subscriptions of created that carry an ID, that no caller of this
+// Client holds, and that the service does not date before its clock showed at local instant
+// sentAt (less serviceClockSkew), as far as probe knows that clock.
+func (c *Client) newSince(created []Subscription, probe *clockProbe, sentAt time.Time) []Subscription {
+	serviceSent, known := probe.serviceTimeAt(sentAt)
+	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+	var out []Subscription
+	for _, s := range created {
+		if s.ID == "" || c.claims.claimed(s.ID) || (known && s.CreatedDate != 0 && s.CreatedDate < earliest) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // adopt reads the account and fills the nil entries of result with the subscriptions that a
-// create of in, last sent at local instant sentAt and failed with cause, has made. It returns
-// an *UnknownOutcomeError when the account cannot be read or the evidence is ambiguous;
-// entries of contents that are not ambiguous are filled all the same. probe gathers the
-// service's clock from the answers of this and earlier reads of the same settlement.
-func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, probe *clockProbe, cause error) error {
+// create of in, sent in span and failed with cause, has made; a subscription the service dates
+// after the span (a late landing, or another writer's: the service cannot tell them apart) is
+// adopted with a warning in the matching entry of late. It returns an *UnknownOutcomeError
+// when the account cannot be read or the evidence is ambiguous; entries of contents that are
+// not ambiguous are filled all the same. probe gathers the service's clock from the answers of
+// this and earlier reads of the same settlement.
+func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, late []*LateAdoptionWarning, span sendSpan, probe *clockProbe, cause error) error {
 	// No create of this Client is in flight while the account is read (create_gate.go).
 	gate := c.createGate.of(accountID)
 	gate.Lock()
@@ -295,11 +322,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	// What existed before the request was sent is never its result: the service's clock
 	// says what that was (service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
-	serviceSent, clockKnown := probe.serviceTimeAt(sentAt)
-	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
-	if !clockKnown {
-		earliest = sentAt.Add(-reconcileSkew).UnixMilli()
-	}
+	window, clockKnown := span.window(probe)
 	type candidates struct {
 		subs    []Subscription
 		unsure  bool // a candidate's creator or creation time is not known to be the caller's
@@ -323,7 +346,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 		if cand == nil || s.ID == "" || c.claims.claimed(s.ID) {
 			continue
 		}
-		if s.CreatedDate != 0 && s.CreatedDate < earliest {
+		if s.CreatedDate != 0 && s.CreatedDate < window.earliest {
 			continue
 		}
 		cand.subs = append(cand.subs, s)
@@ -342,6 +365,10 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 		c.claims.claim(cand.subs...)
 		for k, s := range cand.subs {
 			result[cand.indexes[k]] = &s
+			if s.CreatedDate > window.latest {
+				late[cand.indexes[k]] = &LateAdoptionWarning{AccountID: accountID, SubscriptionID: s.ID,
+					CreatedDate: s.CreatedDate, WindowEnd: window.latest}
+			}
 		}
 	}
 	tflog.Info(ctx, "Read the account after a lost create answer",
@@ -349,7 +376,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	if len(ambiguous) > 0 {
 		slices.Sort(ambiguous)
 		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause,
-			Candidates: ambiguous, Missing: countNil(result)}
+			Candidates: ambiguous, ClockUnknown: !clockKnown, Missing: countNil(result)}
 	}
 	return nil
 }

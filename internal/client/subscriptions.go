@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Operation names used in errors and logs.
@@ -250,7 +252,12 @@ func (c *Client) CreateSubscriptions(ctx context.Context, accountID string, in [
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opCreateSubscriptions, err)
 	}
-	result, err := c.createSubscriptions(ctx, accountID, in)
+	result, late, err := c.createSubscriptions(ctx, accountID, in)
+	for _, w := range late {
+		if w != nil {
+			tflog.Warn(ctx, "Adopted a subscription dated after the lost create's answer", map[string]any{"warning": w.Error()})
+		}
+	}
 	out := make([]Subscription, len(result))
 	for i, s := range result {
 		if s != nil {

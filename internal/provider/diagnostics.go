@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -184,9 +185,15 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 	var b strings.Builder
 	b.WriteString(lostAnswerSummary(e))
 	if len(e.Candidates) > 0 {
-		b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated by the service " +
-			"no earlier than about two seconds before the request was sent; more of them than were requested, or " +
-			"created by another user):")
+		if e.ClockUnknown {
+			b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated from two " +
+				"minutes before the request was sent to two minutes after its answer was lost, by this machine's clock: the " +
+				"service sent no Date header, so the provider cannot tell them from older or later ones):")
+		} else {
+			b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated by the " +
+				"service's clock from a second before the request was sent onwards; more of them than were requested, or " +
+				"created by another user):")
+		}
 		for _, id := range e.Candidates {
 			fmt.Fprintf(&b, "\n  - %s", id)
 		}
@@ -199,4 +206,17 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
 	}
 	return b.String()
+}
+
+// lateAdoptionDetail names a subscription adopted as a lost create's although the service
+// dates it after the answer came back, and how to check that nothing else holds it.
+func lateAdoptionDetail(w *client.LateAdoptionWarning) string {
+	return fmt.Sprintf("The answer to the request that creates this subscription was lost, and the provider took subscription "+
+		"%s in account %q as what the request created: it has the same content and creator, but the service dates it %s, "+
+		"after the failed answer came back. It is either this request's subscription landing late or one that another "+
+		"writer (another Terraform run or provider configuration with the same credentials) created at that time; the "+
+		"service cannot tell them apart.\n\nCheck that no other state holds it (for example terraform state list and "+
+		"terraform state show in the other configurations that manage account %q, looking for id %s). If another one does, "+
+		"run terraform state rm on this resource and apply again, so that it gets a subscription of its own.",
+		w.SubscriptionID, w.AccountID, w.Created().Format(time.RFC3339), w.AccountID, w.SubscriptionID)
 }

@@ -99,6 +99,11 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 
 	// A create that was sent is waited for past the deadline: its answer reaches state.
 	created, err := r.data.client.CreateSubscriptionBatched(op.ctx, account, plan.input())
+	var late *client.LateAdoptionWarning
+	if errors.As(err, &late) && created != nil && created.ID != "" {
+		resp.Diagnostics.AddWarning("Subscription adopted after a lost create answer", lateAdoptionDetail(late))
+		err = nil
+	}
 	if err != nil {
 		op.addError(&resp.Diagnostics, "Unable to create subscription", err)
 		if created == nil || created.ID == "" {
