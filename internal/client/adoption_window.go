@@ -72,3 +72,22 @@ func (w *LateAdoptionWarning) Error() string {
 func (w *LateAdoptionWarning) Created() time.Time {
 	return time.UnixMilli(w.CreatedDate).UTC()
 }
+
+// RecreatedWarning is not a failure: it comes with a subscription created again once the grace
+// period of a lost create answer was over and nothing of the first create was found. The first
+// create may still land later and make a copy that nobody tracks.
+type RecreatedWarning struct {
+	// AccountID is the account of the subscription.
+	AccountID string
+	// SubscriptionID is the subscription created again.
+	SubscriptionID string
+	// Cause is the failure that lost the first create's answer.
+	Cause error
+}
+
+// Error says that the first create may still land.
+func (w *RecreatedWarning) Error() string {
+	return fmt.Sprintf("create subscriptions in account %q: created subscription %s again after the first create's answer "+
+		"was lost (%v) and nothing of it was found within %s; the first create may still land as a copy",
+		w.AccountID, w.SubscriptionID, w.Cause, lostCreateGrace)
+}

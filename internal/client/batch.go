@@ -295,8 +295,9 @@ func isZero[T any](v T) bool {
 // the other CreateSubscriptionBatched calls for the account that arrive within the batch
 // window (see batch.go). The result is matched to the input by content; a lost answer is
 // settled by reading the account, as CreateSubscriptions does. A subscription adopted with a
-// doubt comes with a *LateAdoptionWarning as the error: the caller keeps the subscription and
-// shows the warning.
+// doubt (a *LateAdoptionWarning), or created again after a lost answer's grace period (a
+// *RecreatedWarning), comes with the warning as the error: the caller keeps the subscription
+// and shows the warning.
 func (c *Client) CreateSubscriptionBatched(ctx context.Context, accountID string, in SubscriptionInput) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {

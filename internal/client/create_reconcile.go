@@ -208,9 +208,10 @@ func matchCreated(in []SubscriptionInput, created []Subscription) ([]Subscriptio
 // subscription per input, in the order of in. On failure it holds the subscriptions that are
 // known to exist for some of the inputs (adopted or created), which the caller must keep track
 // of, and nil entries for the others.
-func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, []*LateAdoptionWarning, error) {
+func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, []error, error) {
 	result := make([]*Subscription, len(in))
-	late := make([]*LateAdoptionWarning, len(in))
+	st := &settlement{warns: make([]error, len(in))}
+	late := st.warns
 	span, err := c.sendCreate(ctx, accountID, in, result)
 	if err == nil || len(in) == 0 || !outcomeUnknown(err) {
 		// A create of nothing created nothing, whatever became of its answer.
@@ -219,9 +220,15 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	tflog.Warn(ctx, "The answer of a create was lost; reading the account to find what it created",
 		map[string]any{"account_id": accountID, "subscriptions": len(in), "found": len(in) - countNil(result), "error": err.Error()})
 	// The reads run to their end even if the caller is cancelled: the create may have acted.
-	uerr := c.settle(ctx, accountID, in, result, late, span, err)
+	uerr := c.settle(ctx, accountID, in, result, st, span, err)
 	if uerr != nil || !slices.Contains(result, nil) {
 		return result, late, uerr
+	}
+	if len(st.doubtful) > 0 {
+		// The service dates these before the request, but its clock may be off: never create
+		// a second copy on the strength of a date alone.
+		return result, late, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err,
+			Candidates: st.doubtful, Missing: countNil(result)}
 	}
 	if ctx.Err() != nil {
 		// The caller is gone: create nothing more, and say what may exist.
@@ -238,18 +245,23 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	tflog.Info(ctx, "Creating the subscriptions that the lost create did not create",
 		map[string]any{"account_id": accountID, "missing": len(missing), "found": len(in) - len(missing)})
 	sub := make([]*Subscription, len(missing))
-	subLate := make([]*LateAdoptionWarning, len(missing))
+	subSt := &settlement{warns: make([]error, len(missing))}
+	cause := err
 	span, err = c.sendCreate(ctx, accountID, missing, sub)
 	if err != nil && outcomeUnknown(err) {
 		// The second answer was lost too: find what it created, but create nothing more.
-		uerr = c.settle(ctx, accountID, missing, sub, subLate, span, err)
+		uerr = c.settle(ctx, accountID, missing, sub, subSt, span, err)
 		if uerr == nil && slices.Contains(sub, nil) {
 			uerr = &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(sub)}
 		}
 		err = uerr
 	}
 	for k, s := range sub {
-		result[slots[k]], late[slots[k]] = s, subLate[k]
+		result[slots[k]], late[slots[k]] = s, subSt.warns[k]
+		if s != nil && late[slots[k]] == nil {
+			// The first create may still land: say so, and how to find a copy.
+			late[slots[k]] = &RecreatedWarning{AccountID: accountID, SubscriptionID: s.ID, Cause: cause}
+		}
 	}
 	return result, late, err
 }
@@ -304,11 +316,12 @@ func (c *Client) newSince(created []Subscription, probe *clockProbe, sentAt time
 // adopt reads the account and fills the nil entries of result with the subscriptions that a
 // create of in, sent in span and failed with cause, has made; a subscription the service dates
 // after the span (a late landing, or another writer's: the service cannot tell them apart) is
-// adopted with a warning in the matching entry of late. It returns an *UnknownOutcomeError
+// adopted with a warning in the matching entry of st.warns, and one dated up to reconcileSkew
+// before the span by the same creator is put in st.doubtful. It returns an *UnknownOutcomeError
 // when the account cannot be read or the evidence is ambiguous; entries of contents that are
 // not ambiguous are filled all the same. probe gathers the service's clock from the answers of
 // this and earlier reads of the same settlement.
-func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, late []*LateAdoptionWarning, span sendSpan, probe *clockProbe, cause error) error {
+func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, probe *clockProbe, cause error) error {
 	// No create of this Client is in flight while the account is read (create_gate.go).
 	gate := c.createGate.of(accountID)
 	gate.Lock()
@@ -323,6 +336,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	// says what that was (service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
 	window, clockKnown := span.window(probe)
+	var doubtful []string
 	type candidates struct {
 		subs    []Subscription
 		unsure  bool // a candidate's creator or creation time is not known to be the caller's
@@ -347,6 +361,9 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 			continue
 		}
 		if s.CreatedDate != 0 && s.CreatedDate < window.earliest {
+			if s.CreatedDate >= window.earliest-reconcileSkew.Milliseconds() && createdBy(s, callers) {
+				doubtful = append(doubtful, s.ID)
+			}
 			continue
 		}
 		cand.subs = append(cand.subs, s)
@@ -366,11 +383,13 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 		for k, s := range cand.subs {
 			result[cand.indexes[k]] = &s
 			if s.CreatedDate > window.latest {
-				late[cand.indexes[k]] = &LateAdoptionWarning{AccountID: accountID, SubscriptionID: s.ID,
+				st.warns[cand.indexes[k]] = &LateAdoptionWarning{AccountID: accountID, SubscriptionID: s.ID,
 					CreatedDate: s.CreatedDate, WindowEnd: window.latest}
 			}
 		}
 	}
+	slices.Sort(doubtful)
+	st.doubtful = doubtful
 	tflog.Info(ctx, "Read the account after a lost create answer",
 		map[string]any{"account_id": accountID, "sent": len(in), "adopted": len(in) - countNil(result), "ambiguous": len(ambiguous)})
 	if len(ambiguous) > 0 {

@@ -255,7 +255,7 @@ func (c *Client) CreateSubscriptions(ctx context.Context, accountID string, in [
 	result, late, err := c.createSubscriptions(ctx, accountID, in)
 	for _, w := range late {
 		if w != nil {
-			tflog.Warn(ctx, "Adopted a subscription dated after the lost create's answer", map[string]any{"warning": w.Error()})
+			tflog.Warn(ctx, "Creating subscriptions after a lost answer leaves a doubt", map[string]any{"warning": w.Error()})
 		}
 	}
 	out := make([]Subscription, len(result))

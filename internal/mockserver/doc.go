@@ -197,9 +197,11 @@
 //     same route that follows (a client's Later-th look at the account),
 //     and never without one; PendingLater counts what has not landed. An
 //     Omit fault (with AfterWork) keeps a success's status and removes the
-//     first Omit subscriptions from its answer's list.
+//     first Omit subscriptions from its answer's list; a ListAccount fault
+//     (with AfterWork) lists the whole account in it instead.
 //   - The service's clock dates subscriptions and the Date header of every
-//     answer; SetClockOffset runs it ahead of (or behind) the real clock.
+//     answer; SetClockOffset runs it ahead of (or behind) the real clock,
+//     SetDateOffset runs the Date header ahead of (or behind) it.
 //     JWTs are dated by the real clock.
 //   - The request log is in the order requests finished; Status is 0 when
 //     nothing was written (client gone during latency, Drop). It keeps the

@@ -208,6 +208,30 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 	return b.String()
 }
 
+// createWarning returns the warning diagnostic of a create that succeeded with a doubt (see
+// client.CreateSubscriptionBatched), and false for any other error.
+func createWarning(err error) (summary, detail string, ok bool) {
+	var late *client.LateAdoptionWarning
+	if errors.As(err, &late) {
+		return "Subscription adopted after a lost create answer", lateAdoptionDetail(late), true
+	}
+	var again *client.RecreatedWarning
+	if errors.As(err, &again) {
+		return "Subscription created again after a lost create answer", recreatedDetail(again), true
+	}
+	return "", "", false
+}
+
+// recreatedDetail says that the first of two creates may still land, and how to find a copy.
+func recreatedDetail(w *client.RecreatedWarning) string {
+	return fmt.Sprintf("The answer to the first request that creates this subscription was lost (%v), and nothing it "+
+		"created was found in account %q within the grace period, so the provider created it again: it is subscription "+
+		"%s.\n\nIf the service was still working on the first request, it may yet create a copy that nobody manages and "+
+		"that sends the same notifications. In a few minutes, list the account's subscriptions (data source "+
+		"eventnotify_subscriptions, or the service's console) and delete any other subscription of the same content "+
+		"created by this user around now that no configuration holds.", w.Cause, w.AccountID, w.SubscriptionID)
+}
+
 // lateAdoptionDetail names a subscription adopted as a lost create's although the service
 // dates it after the answer came back, and how to check that nothing else holds it.
 func lateAdoptionDetail(w *client.LateAdoptionWarning) string {

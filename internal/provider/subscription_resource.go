@@ -99,9 +99,9 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 
 	// A create that was sent is waited for past the deadline: its answer reaches state.
 	created, err := r.data.client.CreateSubscriptionBatched(op.ctx, account, plan.input())
-	var late *client.LateAdoptionWarning
-	if errors.As(err, &late) && created != nil && created.ID != "" {
-		resp.Diagnostics.AddWarning("Subscription adopted after a lost create answer", lateAdoptionDetail(late))
+	if summary, detail, ok := createWarning(err); ok && created != nil && created.ID != "" {
+		// Not a failure: the subscription is this resource's, with a doubt to show.
+		resp.Diagnostics.AddWarning(summary, detail)
 		err = nil
 	}
 	if err != nil {
