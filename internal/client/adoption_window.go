@@ -15,10 +15,12 @@ import (
 // to this much more than the header says.
 const dateResolution = time.Second
 
-// sendSpan is when, by this machine's clock, a create was last sent and its answer came back.
+// sendSpan is when, by this machine's clock, a create was last sent and its answer came back,
+// and, when that answer was lost, what the create still looks for.
 type sendSpan struct {
 	sent     time.Time
 	answered time.Time
+	lost     *lostHold
 }
 
 // adoptionWindow is a span of the service's clock, in Unix milliseconds.

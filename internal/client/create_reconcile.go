@@ -35,6 +35,7 @@ package client
 // is indistinguishable from the lost one.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -220,7 +221,9 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	tflog.Warn(ctx, "The answer of a create was lost; reading the account to find what it created",
 		map[string]any{"account_id": accountID, "subscriptions": len(in), "found": len(in) - countNil(result), "error": err.Error()})
 	// The reads run to their end even if the caller is cancelled: the create may have acted.
+	st.hold = span.lost
 	uerr := c.settle(ctx, accountID, in, result, st, span, err)
+	st.hold.release()
 	if uerr != nil || !slices.Contains(result, nil) {
 		return result, late, uerr
 	}
@@ -250,7 +253,9 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	span, err = c.sendCreate(ctx, accountID, missing, sub)
 	if err != nil && outcomeUnknown(err) {
 		// The second answer was lost too: find what it created, but create nothing more.
+		subSt.hold = span.lost
 		uerr = c.settle(ctx, accountID, missing, sub, subSt, span, err)
+		subSt.hold.release()
 		if uerr == nil && slices.Contains(sub, nil) {
 			uerr = &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(sub)}
 		}
@@ -270,21 +275,32 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 // that its answer accounts for, matched by content. It returns the span in which the request
 // could have acted (sendSpan), and an error that outcomeUnknown reports for an answer that was
 // lost or that does not account for every input.
-func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (sendSpan, error) {
+func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (span sendSpan, err error) {
 	probe := &clockProbe{}
 	gate := c.createGate.of(accountID)
 	gate.RLock()
 	defer gate.RUnlock()
 	before := c.now()
 	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
-	span := sendSpan{sent: probe.lastSent(before), answered: c.now()}
+	span = sendSpan{sent: probe.lastSent(before), answered: c.now()}
+	defer func() {
+		if err != nil && outcomeUnknown(err) {
+			// Counted before the gate is released: a settling read of another create of
+			// the same content knows that this one looks for it too.
+			span.lost = c.lost.hold(accountID, in, result)
+		}
+	}()
 	if err != nil {
 		return span, err
 	}
 	// Only new subscriptions that no caller holds can be this request's: an answer that lists
 	// more than was sent (the whole account, as the collection's PUT answers) hands out none
 	// of the others.
-	fresh := c.newSince(created, probe, span.sent)
+	fresh := c.unclaimed(created)
+	if len(fresh) > len(in) {
+		// More than was sent: what the service dates before the request is not its.
+		fresh = newSince(fresh, probe, span.sent)
+	}
 	if subs, ok := matchCreated(in, fresh); ok && len(fresh) == len(created) {
 		c.claims.claim(subs...)
 		copy(result, pointers(subs))
@@ -297,18 +313,34 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 	return span, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
 }
 
-// newSince returns the subscriptions of created that carry an ID, that no caller of this
-// Client holds, and that the service does not date before its clock showed at local instant
-// sentAt (less serviceClockSkew), as far as probe knows that clock.
-func (c *Client) newSince(created []Subscription, probe *clockProbe, sentAt time.Time) []Subscription {
-	serviceSent, known := probe.serviceTimeAt(sentAt)
-	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+// unclaimed returns the subscriptions of created that carry an ID that no caller of this
+// Client holds.
+func (c *Client) unclaimed(created []Subscription) []Subscription {
 	var out []Subscription
 	for _, s := range created {
-		if s.ID == "" || c.claims.claimed(s.ID) || (known && s.CreatedDate != 0 && s.CreatedDate < earliest) {
-			continue
+		if s.ID != "" && !c.claims.claimed(s.ID) {
+			out = append(out, s)
 		}
-		out = append(out, s)
+	}
+	return out
+}
+
+// newSince returns the subscriptions of subs that the service does not date before its clock
+// showed at local instant sentAt, less serviceClockSkew, as far as probe knows that clock. The
+// date alone never decides that a subscription is not the request's (the Date header may run
+// ahead of the clock that dates subscriptions): it only sorts out an answer that lists more
+// than was sent.
+func newSince(subs []Subscription, probe *clockProbe, sentAt time.Time) []Subscription {
+	serviceSent, known := probe.serviceTimeAt(sentAt)
+	if !known {
+		return subs
+	}
+	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+	var out []Subscription
+	for _, s := range subs {
+		if s.CreatedDate == 0 || s.CreatedDate >= earliest {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -372,16 +404,21 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 		}
 	}
 	var ambiguous []string
-	for _, cand := range byKey {
-		if cand.unsure || len(cand.subs) > cand.wanted {
+	for key, cand := range byKey {
+		// Other lost creates of this content in this Client are settled with this one: as
+		// many candidates as all of them miss are theirs, the earliest for the earliest.
+		if cand.unsure || len(cand.subs) > max(cand.wanted, c.lost.count(accountID, key)) {
 			for _, s := range cand.subs {
 				ambiguous = append(ambiguous, s.ID)
 			}
 			continue
 		}
+		slices.SortStableFunc(cand.subs, func(a, b Subscription) int { return cmp.Compare(a.CreatedDate, b.CreatedDate) })
+		cand.subs = cand.subs[:min(len(cand.subs), cand.wanted)]
 		c.claims.claim(cand.subs...)
 		for k, s := range cand.subs {
 			result[cand.indexes[k]] = &s
+			st.hold.filled(cand.indexes[k])
 			if s.CreatedDate > window.latest {
 				st.warns[cand.indexes[k]] = &LateAdoptionWarning{AccountID: accountID, SubscriptionID: s.ID,
 					CreatedDate: s.CreatedDate, WindowEnd: window.latest}

@@ -65,6 +65,8 @@ type settlement struct {
 	// of the caller that the service dates up to reconcileSkew before the request: its clock
 	// may be off, so they may be the request's.
 	doubtful []string
+	// hold counts what this settlement still looks for among the Client's lost creates.
+	hold *lostHold
 }
 
 // wait blocks for d, or until ctx is done; Config.SettleWait replaces it in tests.
