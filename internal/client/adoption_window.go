@@ -2,18 +2,16 @@ package client
 
 // The adoption window of a lost create: the span of the service's clock in which the request
 // could have created a subscription, from when it was sent, less serviceClockSkew, to when its
-// failed answer came back, plus the Date header's resolution and serviceClockSkew. A
-// subscription dated inside it is adopted silently; one dated later is adopted with a
-// *LateAdoptionWarning that names it. Why: DESIGN.md#lost-answers-and-ownership.
+// failed answer came back, plus serviceClockSkew, both by the lower bound of the service's
+// clock that its Date headers give (service_clock.go). A subscription dated inside it is adopted
+// silently; one dated later is adopted with a *LateAdoptionWarning that names it (a bound that
+// runs low, by up to the Date header's second, only adds a warning). Why:
+// DESIGN.md#lost-answers-and-ownership.
 
 import (
 	"fmt"
 	"time"
 )
-
-// dateResolution is the resolution of the HTTP Date header: the service's clock may read up
-// to this much more than the header says.
-const dateResolution = time.Second
 
 // sendSpan is when, by this machine's clock, a create was last sent and its answer came back,
 // and, when that answer was lost, what the create still looks for.
@@ -43,7 +41,7 @@ func (sp sendSpan) window(probe *clockProbe) (adoptionWindow, bool) {
 	to, _ := probe.serviceTimeAt(sp.answered)
 	return adoptionWindow{
 		earliest: from.Add(-serviceClockSkew).UnixMilli(),
-		latest:   to.Add(dateResolution + serviceClockSkew).UnixMilli(),
+		latest:   to.Add(serviceClockSkew).UnixMilli(),
 	}, true
 }
 

@@ -28,11 +28,17 @@ package client
 // time or creator cannot be confirmed (no Date header from the service included), or when the
 // account cannot be read.
 //
+// A candidate dated after the request's failed answer came back (the adoption window,
+// adoption_window.go) is adopted with a *LateAdoptionWarning; after the grace period, one of the
+// caller dated up to reconcileSkew before the send leaves the outcome unknown instead of a
+// second create (the date alone never decides "not created"); lost creates of one content are
+// settled together (lost_pending.go).
+//
 // Limits: the read must see the create once it has been carried out (read-after-write
-// consistency); a subscription created by the same user with the same content less than
-// about two seconds before the request was sent (the Date header's rounding, the answer's
-// transit time and serviceClockSkew), through another tool or another provider instance,
-// is indistinguishable from the lost one.
+// consistency); a subscription created by the same user with the same content inside the
+// adoption window (from serviceClockSkew before the send to serviceClockSkew after the failed
+// answer, by the service's clock), through another tool or another provider instance, is
+// indistinguishable from the lost one.
 
 import (
 	"cmp"
