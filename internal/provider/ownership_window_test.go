@@ -1,15 +1,19 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -138,6 +142,60 @@ func TestAccOwnership_identicalLostAnswersSettleTogether(t *testing.T) {
 				),
 			},
 			{Config: config, PlanOnly: true},
+		},
+	})
+}
+
+// TestAccOwnership_lookAlikeAfterTheAnswer loses a create's answer before any work (502), and
+// during the grace period another writer (another run on the same account, same user, same
+// content) creates its subscription, which the service dates after the failed answer came
+// back. It is adopted only with a warning (client-level: TestMockCreateLostAdoptionWindow); the
+// service holds exactly what state holds, nothing is created twice, and destroy leaves nothing.
+func TestAccOwnership_lookAlikeAfterTheAnswer(t *testing.T) {
+	m := newTestMock(t)
+	var other string
+	var once sync.Once
+	factories := map[string]func() (tfprotov6.ProviderServer, error){
+		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
+			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
+				c.SettleWait = func(ctx context.Context, _ time.Duration) error {
+					once.Do(func() {
+						// The other run's create, five seconds after the answer by the service's clock.
+						other = m.PutSubscription(testAccount, mockserver.Subscription{
+							EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR",
+							EventStreamsTopic: "twins", Enabled: true,
+							CreatedDate: time.Now().Add(5 * time.Second).UnixMilli(), CreatedBy: testUser, LastUpdatedUserID: testUser,
+						}).SubscriptionID
+					})
+					return ctx.Err()
+				}
+			}}
+		}),
+	}
+	config := m.providerBlock() + twinConfig("a")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+						Status: http.StatusBadGateway, Count: 1})
+				},
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					m.checkStateMatchesMock(1),
+					func(s *terraform.State) error {
+						if other == "" || stateID(s, "a") != other {
+							return fmt.Errorf("state holds %q, want the look-alike %q", stateID(s, "a"), other)
+						}
+						if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != 1 {
+							return fmt.Errorf("%d create requests, want 1", c)
+						}
+						return nil
+					},
+				),
+			},
 		},
 	})
 }
