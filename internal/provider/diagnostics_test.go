@@ -81,7 +81,11 @@ func TestCreateWarning(t *testing.T) {
 		{"unknown outcome without a Date header", &client.UnknownOutcomeError{Operation: "create subscriptions", AccountID: "acc-1",
 			Candidates: []string{"sub-3"}, ClockUnknown: true, Cause: cause}, false,
 			[]string{"sub-3", "two minutes before the request was sent to two minutes after", "no Date header"},
-			func(err error) string { var u *client.UnknownOutcomeError; errors.As(err, &u); return unknownOutcomeDetail(u) }},
+			func(err error) string {
+				var u *client.UnknownOutcomeError
+				errors.As(err, &u)
+				return unknownOutcomeDetail(u)
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
