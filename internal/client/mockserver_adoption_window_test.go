@@ -154,3 +154,21 @@ func TestMockCreateAnswerListsAccount(t *testing.T) {
 		t.Errorf("mock holds %d subscriptions, want 3", n)
 	}
 }
+
+// CreateSubscriptionsWarn returns the warning of a subscription created again after the grace
+// period, with the subscription; CreateSubscriptions only logs it.
+func TestMockCreateSubscriptionsWarn(t *testing.T) {
+	t.Parallel()
+	e := newMockEnv(t, mockserver.Config{})
+	c := e.client()
+	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+		Status: http.StatusBadGateway, Count: 1})
+	got, warnings, err := c.CreateSubscriptionsWarn(ctx(t), itAccount, []client.SubscriptionInput{validInput("C1")})
+	if err != nil || len(got) != 1 || got[0].ID == "" {
+		t.Fatalf("CreateSubscriptionsWarn: %v, %v", got, err)
+	}
+	var again *client.RecreatedWarning
+	if len(warnings) != 1 || !errors.As(warnings[0], &again) || again.SubscriptionID != got[0].ID {
+		t.Errorf("warnings %v, want one *RecreatedWarning naming %s", warnings, got[0].ID)
+	}
+}

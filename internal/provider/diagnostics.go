@@ -241,6 +241,8 @@ func lateAdoptionDetail(w *client.LateAdoptionWarning) string {
 		"writer (another Terraform run or provider configuration with the same credentials) created at that time; the "+
 		"service cannot tell them apart.\n\nCheck that no other state holds it (for example terraform state list and "+
 		"terraform state show in the other configurations that manage account %q, looking for id %s). If another one does, "+
-		"run terraform state rm on this resource and apply again, so that it gets a subscription of its own.",
+		"both manage one subscription: remove it from this state (terraform state rm on the resource, or, for an "+
+		"eventnotify_account_subscriptions entry, a refresh after the other apply) and apply again, so that each has "+
+		"its own.",
 		w.SubscriptionID, w.AccountID, w.Created().Format(time.RFC3339), w.AccountID, w.SubscriptionID)
 }
