@@ -294,7 +294,10 @@ func isZero[T any](v T) bool {
 // CreateSubscriptionBatched creates one subscription (createSubscriptions), in one request with
 // the other CreateSubscriptionBatched calls for the account that arrive within the batch
 // window (see batch.go). The result is matched to the input by content; a lost answer is
-// settled by reading the account, as CreateSubscriptions does.
+// settled by reading the account, as CreateSubscriptions does. A subscription adopted with a
+// doubt (a *LateAdoptionWarning), or created again after a lost answer's grace period (a
+// *RecreatedWarning), comes with the warning as the error: the caller keeps the subscription
+// and shows the warning.
 func (c *Client) CreateSubscriptionBatched(ctx context.Context, accountID string, in SubscriptionInput) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
@@ -309,10 +312,14 @@ func (c *Client) sendCreates(ctx context.Context, account string, in []Subscript
 		tflog.Debug(ctx, "Creating subscriptions in one request", map[string]any{"account_id": account, "subscriptions": len(in)})
 	}
 	return splitOnRefusal(ctx, in, func(ctx context.Context, in []SubscriptionInput) ([]batchResult[*Subscription], error) {
-		created, err := c.createSubscriptions(ctx, account, in)
+		created, late, err := c.createSubscriptions(ctx, account, in)
 		results := make([]batchResult[*Subscription], len(in))
 		for i, s := range created {
 			results[i].out = s
+			if s != nil && late[i] != nil {
+				// Not a failure: the caller gets the subscription and says what is uncertain.
+				results[i].err = late[i]
+			}
 		}
 		return results, err
 	})

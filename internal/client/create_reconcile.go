@@ -28,13 +28,20 @@ package client
 // time or creator cannot be confirmed (no Date header from the service included), or when the
 // account cannot be read.
 //
+// A candidate dated after the request's failed answer came back (the adoption window,
+// adoption_window.go) is adopted with a *LateAdoptionWarning; after the grace period, one of the
+// caller dated up to reconcileSkew before the send leaves the outcome unknown instead of a
+// second create (the date alone never decides "not created"); lost creates of one content are
+// settled together (lost_pending.go).
+//
 // Limits: the read must see the create once it has been carried out (read-after-write
-// consistency); a subscription created by the same user with the same content less than
-// about two seconds before the request was sent (the Date header's rounding, the answer's
-// transit time and serviceClockSkew), through another tool or another provider instance,
-// is indistinguishable from the lost one.
+// consistency); a subscription created by the same user with the same content inside the
+// adoption window (from serviceClockSkew before the send to serviceClockSkew after the failed
+// answer, by the service's clock), through another tool or another provider instance, is
+// indistinguishable from the lost one.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -69,6 +76,9 @@ type UnknownOutcomeError struct {
 	// Candidates are the IDs of subscriptions that the request may have created: more of one
 	// content than were sent, or ones whose creator or creation time could not be confirmed.
 	Candidates []string
+	// ClockUnknown is true when no answer of the service carried a Date header: the candidates
+	// are then those dated within reconcileSkew of the request by this machine's clock.
+	ClockUnknown bool
 	// Missing is how many of the subscriptions sent could be neither found nor created.
 	Missing int
 	// Cause is the failure that lost the answer.
@@ -205,23 +215,33 @@ func matchCreated(in []SubscriptionInput, created []Subscription) ([]Subscriptio
 // subscription per input, in the order of in. On failure it holds the subscriptions that are
 // known to exist for some of the inputs (adopted or created), which the caller must keep track
 // of, and nil entries for the others.
-func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, error) {
+func (c *Client) createSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]*Subscription, []error, error) {
 	result := make([]*Subscription, len(in))
-	sentAt, err := c.sendCreate(ctx, accountID, in, result)
+	st := &settlement{warns: make([]error, len(in))}
+	late := st.warns
+	span, err := c.sendCreate(ctx, accountID, in, result)
 	if err == nil || len(in) == 0 || !outcomeUnknown(err) {
 		// A create of nothing created nothing, whatever became of its answer.
-		return result, err
+		return result, late, err
 	}
 	tflog.Warn(ctx, "The answer of a create was lost; reading the account to find what it created",
 		map[string]any{"account_id": accountID, "subscriptions": len(in), "found": len(in) - countNil(result), "error": err.Error()})
 	// The reads run to their end even if the caller is cancelled: the create may have acted.
-	uerr := c.settle(ctx, accountID, in, result, sentAt, err)
+	st.hold = span.lost
+	uerr := c.settle(ctx, accountID, in, result, st, span, err)
+	st.hold.release()
 	if uerr != nil || !slices.Contains(result, nil) {
-		return result, uerr
+		return result, late, uerr
+	}
+	if len(st.doubtful) > 0 {
+		// The service dates these before the request, but its clock may be off: never create
+		// a second copy on the strength of a date alone.
+		return result, late, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err,
+			Candidates: st.doubtful, Missing: countNil(result)}
 	}
 	if ctx.Err() != nil {
 		// The caller is gone: create nothing more, and say what may exist.
-		return result, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(result)}
+		return result, late, &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(result)}
 	}
 	// The grace period is over and the rest was not created: create it, once.
 	var missing []SubscriptionInput
@@ -234,54 +254,112 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	tflog.Info(ctx, "Creating the subscriptions that the lost create did not create",
 		map[string]any{"account_id": accountID, "missing": len(missing), "found": len(in) - len(missing)})
 	sub := make([]*Subscription, len(missing))
-	sentAt, err = c.sendCreate(ctx, accountID, missing, sub)
+	subSt := &settlement{warns: make([]error, len(missing))}
+	cause := err
+	span, err = c.sendCreate(ctx, accountID, missing, sub)
 	if err != nil && outcomeUnknown(err) {
 		// The second answer was lost too: find what it created, but create nothing more.
-		uerr = c.settle(ctx, accountID, missing, sub, sentAt, err)
+		subSt.hold = span.lost
+		uerr = c.settle(ctx, accountID, missing, sub, subSt, span, err)
+		subSt.hold.release()
 		if uerr == nil && slices.Contains(sub, nil) {
 			uerr = &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: err, Missing: countNil(sub)}
 		}
 		err = uerr
 	}
 	for k, s := range sub {
-		result[slots[k]] = s
+		result[slots[k]], late[slots[k]] = s, subSt.warns[k]
+		if s != nil && late[slots[k]] == nil {
+			// The first create may still land: say so, and how to find a copy.
+			late[slots[k]] = &RecreatedWarning{AccountID: accountID, SubscriptionID: s.ID, Cause: cause}
+		}
 	}
-	return result, err
+	return result, late, err
 }
 
 // sendCreate sends one createSubscriptions request for in and fills the entries of result
-// that its answer accounts for, matched by content. It returns when the request was last
-// sent, and an error that outcomeUnknown reports for an answer that was lost or that does not
-// account for every input.
-func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (time.Time, error) {
+// that its answer accounts for, matched by content. It returns the span in which the request
+// could have acted (sendSpan), and an error that outcomeUnknown reports for an answer that was
+// lost or that does not account for every input.
+func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (span sendSpan, err error) {
 	probe := &clockProbe{}
 	gate := c.createGate.of(accountID)
 	gate.RLock()
 	defer gate.RUnlock()
 	before := c.now()
 	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
-	sentAt := probe.lastSent(before)
+	span = sendSpan{sent: probe.lastSent(before), answered: c.now()}
+	defer func() {
+		if err != nil && outcomeUnknown(err) {
+			// Counted before the gate is released: a settling read of another create of
+			// the same content knows that this one looks for it too.
+			span.lost = c.lost.hold(accountID, in, result)
+		}
+	}()
 	if err != nil {
-		return sentAt, err
+		return span, err
 	}
-	if subs, ok := matchCreated(in, created); ok {
+	// Only new subscriptions that no caller holds can be this request's: an answer that lists
+	// more than was sent (the whole account, as the collection's PUT answers) hands out none
+	// of the others.
+	fresh := c.unclaimed(created)
+	if len(fresh) > len(in) {
+		// More than was sent: what the service dates before the request is not its.
+		fresh = newSince(fresh, probe, span.sent)
+	}
+	if subs, ok := matchCreated(in, fresh); ok && len(fresh) == len(created) {
 		c.claims.claim(subs...)
 		copy(result, pointers(subs))
-		return sentAt, nil
+		return span, nil
 	}
 	// The answer lists fewer (or other) subscriptions than were sent: those it lists go to
 	// the inputs of their content, and the rest is settled like a lost answer.
-	handOut(in, created, result)
+	handOut(in, fresh, result)
 	c.claims.claim(derefs(result)...)
-	return sentAt, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
+	return span, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
+}
+
+// unclaimed returns the subscriptions of created that carry an ID that no caller of this
+// Client holds.
+func (c *Client) unclaimed(created []Subscription) []Subscription {
+	var out []Subscription
+	for _, s := range created {
+		if s.ID != "" && !c.claims.claimed(s.ID) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// newSince returns the subscriptions of subs that the service does not date before its clock
+// showed at local instant sentAt, less serviceClockSkew, as far as probe knows that clock. The
+// date alone never decides that a subscription is not the request's (the Date header may run
+// ahead of the clock that dates subscriptions): it only sorts out an answer that lists more
+// than was sent.
+func newSince(subs []Subscription, probe *clockProbe, sentAt time.Time) []Subscription {
+	serviceSent, known := probe.serviceTimeAt(sentAt)
+	if !known {
+		return subs
+	}
+	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+	var out []Subscription
+	for _, s := range subs {
+		if s.CreatedDate == 0 || s.CreatedDate >= earliest {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // adopt reads the account and fills the nil entries of result with the subscriptions that a
-// create of in, last sent at local instant sentAt and failed with cause, has made. It returns
-// an *UnknownOutcomeError when the account cannot be read or the evidence is ambiguous;
-// entries of contents that are not ambiguous are filled all the same. probe gathers the
-// service's clock from the answers of this and earlier reads of the same settlement.
-func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, probe *clockProbe, cause error) error {
+// create of in, sent in span and failed with cause, has made; a subscription the service dates
+// after the span (a late landing, or another writer's: the service cannot tell them apart) is
+// adopted with a warning in the matching entry of st.warns, and one dated up to reconcileSkew
+// before the span by the same creator is put in st.doubtful. It returns an *UnknownOutcomeError
+// when the account cannot be read or the evidence is ambiguous; entries of contents that are
+// not ambiguous are filled all the same. probe gathers the service's clock from the answers of
+// this and earlier reads of the same settlement.
+func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, probe *clockProbe, cause error) error {
 	// No create of this Client is in flight while the account is read (create_gate.go).
 	gate := c.createGate.of(accountID)
 	gate.Lock()
@@ -295,11 +373,8 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	// What existed before the request was sent is never its result: the service's clock
 	// says what that was (service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
-	serviceSent, clockKnown := probe.serviceTimeAt(sentAt)
-	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
-	if !clockKnown {
-		earliest = sentAt.Add(-reconcileSkew).UnixMilli()
-	}
+	window, clockKnown := span.window(probe)
+	var doubtful []string
 	type candidates struct {
 		subs    []Subscription
 		unsure  bool // a candidate's creator or creation time is not known to be the caller's
@@ -323,7 +398,10 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 		if cand == nil || s.ID == "" || c.claims.claimed(s.ID) {
 			continue
 		}
-		if s.CreatedDate != 0 && s.CreatedDate < earliest {
+		if s.CreatedDate != 0 && s.CreatedDate < window.earliest {
+			if s.CreatedDate >= window.earliest-reconcileSkew.Milliseconds() && createdBy(s, callers) {
+				doubtful = append(doubtful, s.ID)
+			}
 			continue
 		}
 		cand.subs = append(cand.subs, s)
@@ -332,24 +410,35 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 		}
 	}
 	var ambiguous []string
-	for _, cand := range byKey {
-		if cand.unsure || len(cand.subs) > cand.wanted {
+	for key, cand := range byKey {
+		// Other lost creates of this content in this Client are settled with this one: as
+		// many candidates as all of them miss are theirs, the earliest for the earliest.
+		if cand.unsure || len(cand.subs) > max(cand.wanted, c.lost.count(accountID, key)) {
 			for _, s := range cand.subs {
 				ambiguous = append(ambiguous, s.ID)
 			}
 			continue
 		}
+		slices.SortStableFunc(cand.subs, func(a, b Subscription) int { return cmp.Compare(a.CreatedDate, b.CreatedDate) })
+		cand.subs = cand.subs[:min(len(cand.subs), cand.wanted)]
 		c.claims.claim(cand.subs...)
 		for k, s := range cand.subs {
 			result[cand.indexes[k]] = &s
+			st.hold.filled(cand.indexes[k])
+			if s.CreatedDate > window.latest {
+				st.warns[cand.indexes[k]] = &LateAdoptionWarning{AccountID: accountID, SubscriptionID: s.ID,
+					CreatedDate: s.CreatedDate, WindowEnd: window.latest}
+			}
 		}
 	}
+	slices.Sort(doubtful)
+	st.doubtful = doubtful
 	tflog.Info(ctx, "Read the account after a lost create answer",
 		map[string]any{"account_id": accountID, "sent": len(in), "adopted": len(in) - countNil(result), "ambiguous": len(ambiguous)})
 	if len(ambiguous) > 0 {
 		slices.Sort(ambiguous)
 		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause,
-			Candidates: ambiguous, Missing: countNil(result)}
+			Candidates: ambiguous, ClockUnknown: !clockKnown, Missing: countNil(result)}
 	}
 	return nil
 }

@@ -32,18 +32,18 @@ func settleWaits() []time.Duration {
 	return waits
 }
 
-// settle finds what a create of in, last sent at local instant sentAt and failed with
-// cause, has made, and fills the nil entries of result with it (see adopt), reading the
+// settle finds what a create of in, sent in span and failed with cause, has made, and
+// fills the nil entries of result (and st, see adopt) with it, reading the
 // account until nothing is missing or the grace period is over. It returns an
 // *UnknownOutcomeError when a read fails or the evidence is ambiguous. The reads run even
 // when the caller is cancelled (the create may have acted), each bounded by
 // reconcileTimeout; the waits between them end with the caller's cancellation.
-func (c *Client) settle(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, sentAt time.Time, cause error) error {
+func (c *Client) settle(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, cause error) error {
 	probe := &clockProbe{}
 	waits := settleWaits()
 	for read := 0; ; read++ {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
-		err := c.adopt(rctx, accountID, in, result, sentAt, probe, cause)
+		err := c.adopt(rctx, accountID, in, result, st, span, probe, cause)
 		cancel()
 		if err != nil || countNil(result) == 0 || read == len(waits) {
 			return err
@@ -54,6 +54,19 @@ func (c *Client) settle(ctx context.Context, accountID string, in []Subscription
 			return nil // cancelled: the caller creates nothing more
 		}
 	}
+}
+
+// settlement is what settling a lost create found besides the subscriptions it adopted.
+type settlement struct {
+	// warns holds, per input, a *LateAdoptionWarning for a subscription adopted although
+	// the service dates it after the span of the request.
+	warns []error
+	// doubtful lists, as of the last read, unclaimed subscriptions of a missing content and
+	// of the caller that the service dates up to reconcileSkew before the request: its clock
+	// may be off, so they may be the request's.
+	doubtful []string
+	// hold counts what this settlement still looks for among the Client's lost creates.
+	hold *lostHold
 }
 
 // wait blocks for d, or until ctx is done; Config.SettleWait replaces it in tests.

@@ -44,9 +44,10 @@ func TestMockCreateLostJudgedByServiceClock(t *testing.T) {
 				e.mock.SetClockOffset(offset)
 				c := e.client()
 				in := validInput("C1")
-				// Created by the same user a minute ago, by the service's clock, through
-				// another provider instance: this client has never seen it.
-				other := e.putLike(in, itUser, time.Now().Add(offset-time.Minute))
+				// Created by the same user three minutes ago, by the service's clock, through
+				// another provider instance: this client has never seen it. (Within two
+				// minutes it would leave the outcome unknown: TestMockCreateLostDateOffBy2s.)
+				other := e.putLike(in, itUser, time.Now().Add(offset-3*time.Minute))
 				e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
 					Status: http.StatusBadGateway, Count: 1, AfterWork: afterWork})
 				got, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})

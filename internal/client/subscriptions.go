@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Operation names used in errors and logs.
@@ -244,20 +246,35 @@ func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in 
 // is missing is created, once (see create_reconcile.go); when that cannot be settled, the
 // error is an *UnknownOutcomeError. On error, entry i of the result is the subscription known
 // to exist for in[i] (adopted or created), or the zero Subscription when there is none; the
-// caller must keep track of the ones with an ID.
+// caller must keep track of the ones with an ID. The warnings of CreateSubscriptionsWarn are
+// only logged.
 func (c *Client) CreateSubscriptions(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, error) {
+	out, warnings, err := c.CreateSubscriptionsWarn(ctx, accountID, in)
+	for _, w := range warnings {
+		tflog.Warn(ctx, "Creating subscriptions after a lost answer leaves a doubt", map[string]any{"warning": w.Error()})
+	}
+	return out, err
+}
+
+// CreateSubscriptionsWarn is CreateSubscriptions that also returns the warnings of the
+// subscriptions created with a doubt: a *LateAdoptionWarning or a *RecreatedWarning each.
+func (c *Client) CreateSubscriptionsWarn(ctx context.Context, accountID string, in []SubscriptionInput) ([]Subscription, []error, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opCreateSubscriptions, err)
+		return nil, nil, fmt.Errorf("%s: %w", opCreateSubscriptions, err)
 	}
-	result, err := c.createSubscriptions(ctx, accountID, in)
+	result, late, err := c.createSubscriptions(ctx, accountID, in)
+	var warnings []error
 	out := make([]Subscription, len(result))
 	for i, s := range result {
 		if s != nil {
 			out[i] = *s
+			if late[i] != nil {
+				warnings = append(warnings, late[i])
+			}
 		}
 	}
-	return out, err
+	return out, warnings, err
 }
 
 // writeSubscriptions sends a SubscriptionCreateRequest and reads a SubscriptionWrapper.

@@ -1,16 +1,32 @@
 package mockserver
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // The service's clock: it dates subscriptions (createdDate, lastUpdatedDate) and the Date
-// header of every answer. It runs with the real clock, shifted by SetClockOffset; JWTs are
-// dated by the real clock (the JWT service is another service).
+// header of every answer. It runs with the real clock, shifted by SetClockOffset; the Date
+// header may be shifted further by SetDateOffset; JWTs are dated by the real clock (the JWT
+// service is another service).
 
 // SetClockOffset makes the service's clock run d ahead of the real clock (behind when d is
 // negative) from now on: a client whose own clock is off, or time passing between two
 // requests, without waiting for it.
 func (s *Server) SetClockOffset(d time.Duration) {
 	s.clockOffset.Store(int64(d))
+}
+
+// SetDateOffset makes the Date header of every answer read d ahead of the clock that dates
+// subscriptions (behind when d is negative), as when the machine that answers and the one that
+// stores run apart.
+func (s *Server) SetDateOffset(d time.Duration) {
+	s.dateOffset.Store(int64(d))
+}
+
+// dateHeader is the Date header of an answer sent now.
+func (s *Server) dateHeader() string {
+	return s.now().Add(time.Duration(s.dateOffset.Load())).UTC().Format(http.TimeFormat)
 }
 
 // now is the service's time.

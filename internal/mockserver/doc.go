@@ -197,14 +197,16 @@
 //     same route that follows (a client's Later-th look at the account),
 //     and never without one; PendingLater counts what has not landed. An
 //     Omit fault (with AfterWork) keeps a success's status and removes the
-//     first Omit subscriptions from its answer's list.
+//     first Omit subscriptions from its answer's list; a ListAccount fault
+//     (with AfterWork) lists the whole account in it instead.
 //   - HoldAnswers carries matching requests out and keeps their answers
 //     back until Release (or the client goes away), as a slow network
 //     would: Arrived is closed once the first one is done, so a test can
 //     act (signal the plugin) while the client waits for the answer to a
 //     write the service has made. Holds come before faults (faults_hold.go).
 //   - The service's clock dates subscriptions and the Date header of every
-//     answer; SetClockOffset runs it ahead of (or behind) the real clock.
+//     answer; SetClockOffset runs it ahead of (or behind) the real clock,
+//     SetDateOffset runs the Date header ahead of (or behind) it.
 //     JWTs are dated by the real clock.
 //   - The request log is in the order requests finished; Status is 0 when
 //     nothing was written (client gone during latency, Drop). It keeps the

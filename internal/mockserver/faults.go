@@ -66,6 +66,11 @@ type Fault struct {
 	// the first Omit subscriptions from the list of its SubscriptionWrapper: a create
 	// answer that lists fewer subscriptions than were created. Status and Body are unused.
 	Omit int
+	// ListAccount, with AfterWork, keeps the real status of a request that succeeded, but its
+	// SubscriptionWrapper lists every subscription of the account in the listing's default
+	// order, as the collection's PUT answers: a create answer that lists
+	// more than was sent. Status and Body are unused.
+	ListAccount bool
 }
 
 // faultState is an injected fault and its progress.

@@ -89,3 +89,14 @@ func (h *heldResponse) omit(n int) {
 	h.body.Write(b)
 	h.header.Set("Content-Length", strconv.Itoa(len(b)))
 }
+
+// listAll replaces the list of a held SubscriptionWrapper answer with subs.
+func (h *heldResponse) listAll(subs []Subscription) {
+	b, err := json.Marshal(subscriptionWrapper{Subscriptions: subs})
+	if err != nil {
+		return
+	}
+	h.body.Reset()
+	h.body.Write(b)
+	h.header.Set("Content-Length", strconv.Itoa(len(b)))
+}

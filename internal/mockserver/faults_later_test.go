@@ -89,3 +89,53 @@ func TestClockOffset(t *testing.T) {
 		})
 	}
 }
+
+// SetDateOffset shifts the Date header off the clock that dates subscriptions.
+func TestDateOffset(t *testing.T) {
+	for _, offset := range []time.Duration{2 * time.Second, -2 * time.Second} {
+		t.Run(offset.String(), func(t *testing.T) {
+			e := newEnv(t, mockserver.Config{})
+			e.srv.SetDateOffset(offset)
+			token := e.jwt(testAccount)
+			before := time.Now().Truncate(time.Second)
+			r := e.do(http.MethodPost, subsPath(testAccount), token, map[string]any{"subscriptions": []any{validItem()}})
+			after := time.Now()
+			r.wantStatus(t, http.StatusCreated)
+			date, err := http.ParseTime(r.header.Get("Date"))
+			if err != nil || date.Before(before.Add(offset)) || date.After(after.Add(offset)) {
+				t.Errorf("Date %q (%v), want between %v and %v", r.header.Get("Date"), err, before.Add(offset), after.Add(offset))
+			}
+			created := time.UnixMilli(e.srv.Subscriptions(testAccount)[0].CreatedDate)
+			if created.Before(before) || created.After(after) {
+				t.Errorf("createdDate %v, want between %v and %v: the offset moved the store's clock", created, before, after)
+			}
+		})
+	}
+}
+
+// A ListAccount fault keeps a create's work and status, and lists the whole account in its
+// answer.
+func TestFaultListAccount(t *testing.T) {
+	e := newEnv(t, mockserver.Config{})
+	token := e.jwt(testAccount)
+	e.do(http.MethodPost, subsPath(testAccount), token, map[string]any{"subscriptions": []any{
+		withFields(map[string]any{"eventStreamsTopic": "old"}),
+	}}).wantStatus(t, http.StatusCreated)
+	e.srv.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, AfterWork: true, ListAccount: true, Count: 1})
+	r := e.do(http.MethodPost, subsPath(testAccount), token, map[string]any{"subscriptions": []any{
+		withFields(map[string]any{"eventStreamsTopic": "new"}),
+	}})
+	r.wantStatus(t, http.StatusCreated)
+	var w wireWrapper
+	decodeStrict(t, r.body, &w)
+	topics := map[string]bool{}
+	for _, s := range w.Subscriptions {
+		topics[s.EventStreamsTopic] = true
+	}
+	if len(w.Subscriptions) != 2 || !topics["old"] || !topics["new"] {
+		t.Errorf("the answer lists %+v, want the subscriptions of topics old and new", w.Subscriptions)
+	}
+	if n := len(e.srv.Subscriptions(testAccount)); n != 2 {
+		t.Errorf("the account holds %d subscriptions, want 2", n)
+	}
+}

@@ -71,6 +71,7 @@ type Server struct {
 	later       []*laterWork // work of requests whose answer a Later fault gave early
 	holds       []*Hold      // answers kept back until the test releases them (faults_hold.go)
 	clockOffset atomic.Int64 // nanoseconds the service's clock runs ahead of the real one
+	dateOffset  atomic.Int64 // nanoseconds the Date header runs ahead of the service's clock
 
 	counts     map[countKey]int
 	requests   []RequestRecord // the latest logSize requests (counters.go)
@@ -164,7 +165,7 @@ func cloneUser(u User) User {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	m, found := matchRoute(r.URL.EscapedPath())
-	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+	w.Header().Set("Date", s.dateHeader())
 	rec := &statusRecorder{ResponseWriter: w}
 	recorded := false
 	defer func() {
@@ -217,6 +218,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case f.Omit > 0:
 				held.omit(f.Omit)
+			case f.ListAccount:
+				held.listAll(s.Subscriptions(m.accountID))
 			case f.tampers():
 				s.tamperAnswer(held, m, f)
 			default:

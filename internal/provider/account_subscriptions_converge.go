@@ -205,7 +205,12 @@ func (w clientWriter) createEntries(ctx context.Context, account string, planned
 		for i, key := range chunk {
 			in[i] = planned[key].input()
 		}
-		created, err := c.CreateSubscriptions(ctx, account, in)
+		created, warnings, err := c.CreateSubscriptionsWarn(ctx, account, in)
+		for _, w := range warnings {
+			if summary, detail, ok := createWarning(w); ok {
+				diags.AddWarning(summary, detail)
+			}
+		}
 		made := 0
 		for i, key := range chunk {
 			if i < len(created) && created[i].ID != "" {

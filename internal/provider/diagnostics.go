@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -184,9 +185,15 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 	var b strings.Builder
 	b.WriteString(lostAnswerSummary(e))
 	if len(e.Candidates) > 0 {
-		b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated by the service " +
-			"no earlier than about two seconds before the request was sent; more of them than were requested, or " +
-			"created by another user):")
+		if e.ClockUnknown {
+			b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated from two " +
+				"minutes before the request was sent to two minutes after its answer was lost, by this machine's clock: the " +
+				"service sent no Date header, so the provider cannot tell them from older or later ones):")
+		} else {
+			b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated by the " +
+				"service's clock from a second before the request was sent onwards; more of them than were requested, or " +
+				"created by another user):")
+		}
 		for _, id := range e.Candidates {
 			fmt.Fprintf(&b, "\n  - %s", id)
 		}
@@ -199,4 +206,43 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
 	}
 	return b.String()
+}
+
+// createWarning returns the warning diagnostic of a create that succeeded with a doubt (see
+// client.CreateSubscriptionBatched), and false for any other error.
+func createWarning(err error) (summary, detail string, ok bool) {
+	var late *client.LateAdoptionWarning
+	if errors.As(err, &late) {
+		return "Subscription adopted after a lost create answer", lateAdoptionDetail(late), true
+	}
+	var again *client.RecreatedWarning
+	if errors.As(err, &again) {
+		return "Subscription created again after a lost create answer", recreatedDetail(again), true
+	}
+	return "", "", false
+}
+
+// recreatedDetail says that the first of two creates may still land, and how to find a copy.
+func recreatedDetail(w *client.RecreatedWarning) string {
+	return fmt.Sprintf("The answer to the first request that creates this subscription was lost (%v), and nothing it "+
+		"created was found in account %q within the grace period, so the provider created it again: it is subscription "+
+		"%s.\n\nIf the service was still working on the first request, it may yet create a copy that nobody manages and "+
+		"that sends the same notifications. In a few minutes, list the account's subscriptions (data source "+
+		"eventnotify_subscriptions, or the service's console) and delete any other subscription of the same content "+
+		"created by this user around now that no configuration holds.", w.Cause, w.AccountID, w.SubscriptionID)
+}
+
+// lateAdoptionDetail names a subscription adopted as a lost create's although the service
+// dates it after the answer came back, and how to check that nothing else holds it.
+func lateAdoptionDetail(w *client.LateAdoptionWarning) string {
+	return fmt.Sprintf("The answer to the request that creates this subscription was lost, and the provider took subscription "+
+		"%s in account %q as what the request created: it has the same content and creator, but the service dates it %s, "+
+		"after the failed answer came back. It is either this request's subscription landing late or one that another "+
+		"writer (another Terraform run or provider configuration with the same credentials) created at that time; the "+
+		"service cannot tell them apart.\n\nCheck that no other state holds it (for example terraform state list and "+
+		"terraform state show in the other configurations that manage account %q, looking for id %s). If another one does, "+
+		"both manage one subscription: remove it from this state (terraform state rm on the resource, or, for an "+
+		"eventnotify_account_subscriptions entry, a refresh after the other apply) and apply again, so that each has "+
+		"its own.",
+		w.SubscriptionID, w.AccountID, w.Created().Format(time.RFC3339), w.AccountID, w.SubscriptionID)
 }

@@ -60,3 +60,47 @@ func TestClientErrorDetail(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateWarning: a create that succeeded with a doubt is a warning that names the
+// subscription and says what to check; any other error is not a warning. The unknown outcome
+// without a Date header states its two-minute window.
+func TestCreateWarning(t *testing.T) {
+	cause := errors.New("HTTP 502 Bad Gateway")
+	tests := []struct {
+		name   string
+		err    error
+		ok     bool
+		want   []string
+		detail func(error) string
+	}{
+		{"late adoption", &client.LateAdoptionWarning{AccountID: "acc-1", SubscriptionID: "sub-9", CreatedDate: 1_790_000_000_000, WindowEnd: 1_789_999_990_000},
+			true, []string{"sub-9", "acc-1", "2026-09-21T", "another Terraform run", "terraform state list", "terraform state rm"}, nil},
+		{"created again", &client.RecreatedWarning{AccountID: "acc-1", SubscriptionID: "sub-7", Cause: cause},
+			true, []string{"sub-7", "HTTP 502", "may yet create a copy", "eventnotify_subscriptions"}, nil},
+		{"another error", cause, false, nil, nil},
+		{"unknown outcome without a Date header", &client.UnknownOutcomeError{Operation: "create subscriptions", AccountID: "acc-1",
+			Candidates: []string{"sub-3"}, ClockUnknown: true, Cause: cause}, false,
+			[]string{"sub-3", "two minutes before the request was sent to two minutes after", "no Date header"},
+			func(err error) string {
+				var u *client.UnknownOutcomeError
+				errors.As(err, &u)
+				return unknownOutcomeDetail(u)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			summary, detail, ok := createWarning(tt.err)
+			if ok != tt.ok || (ok && summary == "") {
+				t.Fatalf("createWarning(%v) = %q, %t; want a warning: %t", tt.err, summary, ok, tt.ok)
+			}
+			if tt.detail != nil {
+				detail = tt.detail(tt.err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(detail, w) {
+					t.Errorf("detail does not say %q:\n%s", w, detail)
+				}
+			}
+		})
+	}
+}

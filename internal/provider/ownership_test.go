@@ -45,7 +45,7 @@ func stateID(s *terraform.State, name string) string {
 // TestAccOwnership_failedCreateNeverClaimsATwin gives two resources identical inputs; the
 // second is created in a later apply (a fresh provider process, which has never seen the
 // first), and its create is answered 502 or 503 before any work. The first resource's
-// subscription, same content, same user, a minute old by the service's clock, is not adopted:
+// subscription, same content, same user, three minutes old by the service's clock, is not adopted:
 // the second gets its own, and removing the first leaves the second's alone.
 func TestAccOwnership_failedCreateNeverClaimsATwin(t *testing.T) {
 	for _, status := range []int{http.StatusBadGateway, http.StatusServiceUnavailable} {
@@ -59,7 +59,9 @@ func TestAccOwnership_failedCreateNeverClaimsATwin(t *testing.T) {
 					{Config: m.providerBlock() + twinConfig("a"), Check: m.checkStateMatchesMock(1)},
 					{
 						PreConfig: func() {
-							m.SetClockOffset(time.Minute) // a minute passes on the service
+							// Three minutes pass on the service: a twin within two minutes of the
+							// request leaves the outcome unknown (TestAccOwnership_dateAheadNoSecondCopy).
+							m.SetClockOffset(3 * time.Minute)
 							m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: status, Count: 1})
 						},
 						Config: m.providerBlock() + twinConfig("a", "b"),
@@ -122,7 +124,9 @@ resource "eventnotify_subscription" "test" {
 			},
 			{
 				PreConfig: func() {
-					m.SetClockOffset(time.Minute)
+					// Three minutes after the first create: within two minutes the old
+					// subscription would leave the lost create's outcome unknown.
+					m.SetClockOffset(3 * time.Minute)
 					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
 						Status: http.StatusServiceUnavailable, Count: 1})
 				},

@@ -1,0 +1,201 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
+)
+
+// The adoption window, second round (issue 30): a create answer that lists the whole account,
+// a Date header off the clock that dates subscriptions, and identical subscriptions with
+// several lost answers.
+
+// TestAccOwnership_createAnswerListsAccount replaces a create_before_destroy subscription
+// (tainted, as -replace does) while the new one's create answer lists the whole account, the
+// old subscription included: the new resource keeps its own subscription, never the one about
+// to be deleted, and the service holds exactly what state holds.
+func TestAccOwnership_createAnswerListsAccount(t *testing.T) {
+	m := newTestMock(t)
+	config := m.providerBlock() + `
+resource "eventnotify_subscription" "test" {
+  event_name       = "ATOM.STATUS"
+  destination_type = "EVENT_STREAMS"
+  log_level        = "ERROR"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`
+	var oldID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: settleFactories(nil),
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(m.checkStateMatchesMock(1), func(s *terraform.State) error {
+					oldID = stateID(s, "test")
+					return nil
+				}),
+			},
+			{
+				PreConfig: func() {
+					// Three minutes later: an old subscription dated within the second
+					// before the request cannot be told from the request's own.
+					m.SetClockOffset(3 * time.Minute)
+					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+						AfterWork: true, ListAccount: true, Count: 1})
+				},
+				Taint:  []string{"eventnotify_subscription.test"},
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					m.checkStateMatchesMock(1),
+					func(s *terraform.State) error {
+						if id := stateID(s, "test"); id == oldID {
+							return fmt.Errorf("state holds the replaced (deleted) subscription %s", id)
+						}
+						if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != 2 {
+							return fmt.Errorf("%d create requests, want 2 (one per apply)", c)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// TestAccOwnership_dateAheadNoSecondCopy loses the answer of a create that the service carried
+// out, while its Date header runs two seconds ahead of the clock that dates subscriptions: the
+// subscription looks older than the request. The provider does not create a second copy: the
+// apply fails with the unknown outcome naming it, and the service holds one subscription. Once
+// the user has dealt with it (here: deleted it), the next apply creates it once.
+func TestAccOwnership_dateAheadNoSecondCopy(t *testing.T) {
+	m := newTestMock(t)
+	m.SetDateOffset(2 * time.Second)
+	config := m.providerBlock() + twinConfig("a")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: settleFactories(nil),
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+						Status: http.StatusBadGateway, AfterWork: true, Count: 1})
+				},
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)may be what the request created.*terraform import`),
+			},
+			{
+				PreConfig: func() {
+					subs := m.Subscriptions(testAccount)
+					if len(subs) != 1 || m.Count(http.MethodPost, mockserver.RouteSubscriptions) != 1 {
+						t.Fatalf("after the failed apply the mock holds %d subscriptions after %d creates, want 1 and 1",
+							len(subs), m.Count(http.MethodPost, mockserver.RouteSubscriptions))
+					}
+					m.DeleteSubscriptionDirect(testAccount, subs[0].SubscriptionID)
+				},
+				Config: config,
+				Check:  m.checkStateMatchesMock(1),
+			},
+		},
+	})
+}
+
+// TestAccOwnership_identicalLostAnswersSettleTogether gives five resources identical inputs,
+// each created in its own request, and loses every other create's answer after the work: the
+// lost creates of one content are settled together, so the apply succeeds with each resource
+// holding its own subscription, no create repeated, and nothing left after destroy.
+func TestAccOwnership_identicalLostAnswersSettleTogether(t *testing.T) {
+	m := newTestMock(t)
+	m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+		Status: http.StatusBadGateway, AfterWork: true, Ratio: 0.5})
+	config := m.providerBlock("max_batch_size = 1") + twinConfig("a", "b", "c", "d", "e")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: settleFactories(nil),
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					m.checkStateMatchesMock(5),
+					func(*terraform.State) error {
+						if lost := m.lostAnswers(http.MethodPost); lost < 2 {
+							return fmt.Errorf("%d create answers lost, want at least 2: the fault did not fire as meant", lost)
+						}
+						if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != 5 {
+							return fmt.Errorf("%d create requests for 5 subscriptions: a create was repeated", c)
+						}
+						return nil
+					},
+				),
+			},
+			{Config: config, PlanOnly: true},
+		},
+	})
+}
+
+// TestAccOwnership_lookAlikeAfterTheAnswer loses a create's answer before any work (502), and
+// during the grace period another writer (another run on the same account, same user, same
+// content) creates its subscription, which the service dates after the failed answer came
+// back. It is adopted only with a warning (client-level: TestMockCreateLostAdoptionWindow); the
+// service holds exactly what state holds, nothing is created twice, and destroy leaves nothing.
+func TestAccOwnership_lookAlikeAfterTheAnswer(t *testing.T) {
+	m := newTestMock(t)
+	var other string
+	var once sync.Once
+	factories := map[string]func() (tfprotov6.ProviderServer, error){
+		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
+			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
+				c.SettleWait = func(ctx context.Context, _ time.Duration) error {
+					once.Do(func() {
+						// The other run's create, five seconds after the answer by the service's clock.
+						other = m.PutSubscription(testAccount, mockserver.Subscription{
+							EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR",
+							EventStreamsTopic: "twins", Enabled: true,
+							CreatedDate: time.Now().Add(5 * time.Second).UnixMilli(), CreatedBy: testUser, LastUpdatedUserID: testUser,
+						}).SubscriptionID
+					})
+					return ctx.Err()
+				}
+			}}
+		}),
+	}
+	config := m.providerBlock() + twinConfig("a")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+						Status: http.StatusBadGateway, Count: 1})
+				},
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					m.checkStateMatchesMock(1),
+					func(s *terraform.State) error {
+						if other == "" || stateID(s, "a") != other {
+							return fmt.Errorf("state holds %q, want the look-alike %q", stateID(s, "a"), other)
+						}
+						if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != 1 {
+							return fmt.Errorf("%d create requests, want 1", c)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
