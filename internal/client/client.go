@@ -34,6 +34,7 @@ type Client struct {
 	claims     claimSet      // subscription IDs handed to callers, never adopted for another
 	listLimits listingLimits // bounds of every listing (listing_bounds.go)
 	createGate createGate    // orders creates with the reads that settle lost answers
+	writes     accountWrites // orders writes with UpdateListed (account_writes.go)
 	creates    *batchQueue[SubscriptionInput, *Subscription]
 	deletes    *batchQueue[string, deleted]
 	now        func() time.Time
