@@ -109,19 +109,31 @@ func TestSubscriptionsAction_sameInstanceUpdate(t *testing.T) {
 			seedListSubscriptions(m)
 			s := newActionServer(t, m, 0)
 			prior := s.importAndRead(map[string]any{"account_id": testAccount, "id": tt.id})
-			var updated tftypes.Value
-			var updateErr error
+			type outcome struct {
+				state tftypes.Value
+				err   error
+			}
+			hooked := make(chan outcome, 1) // the hook runs on the mock's goroutine
 			if tt.update {
 				remove := m.OnServed(http.MethodGet, mockserver.RouteSubscriptions, func() {
-					updated, updateErr = s.updateSubscription(prior, "log_level", tftypes.NewValue(tftypes.String, "ERROR"))
+					state, err := s.updateSubscription(prior, "log_level", tftypes.NewValue(tftypes.String, "ERROR"))
+					hooked <- outcome{state, err}
 				})
 				t.Cleanup(remove)
 			}
 			listedBefore := m.Count(http.MethodGet, mockserver.RouteSubscriptions)
 			inv := s.invoke(tt.action, map[string]any{"ids": []string{tt.id}})
 			requireNoDiagnostics(t, "InvokeAction", inv.diagnostics)
-			if updateErr != nil {
-				t.Fatalf("the update between the listing and the bulk update: %v", updateErr)
+			var updated outcome
+			if tt.update {
+				select {
+				case updated = <-hooked:
+				default:
+					t.Fatal("the update did not run between the action's listing and its bulk update")
+				}
+				if updated.err != nil {
+					t.Fatalf("the update between the listing and the bulk update: %v", updated.err)
+				}
 			}
 			if got := m.Count(http.MethodGet, mockserver.RouteSubscriptions) - listedBefore; got != tt.listings {
 				t.Errorf("the action listed the account %d times, want %d", got, tt.listings)
@@ -129,7 +141,7 @@ func TestSubscriptionsAction_sameInstanceUpdate(t *testing.T) {
 			wantLevel := objectValues(t, prior)["log_level"]
 			if tt.update {
 				wantLevel = "ERROR"
-				if got := objectValues(t, updated)["log_level"]; got != wantLevel {
+				if got := objectValues(t, updated.state)["log_level"]; got != wantLevel {
 					t.Errorf("the update's state has log_level %v, want %v", got, wantLevel)
 				}
 			}
