@@ -23,6 +23,9 @@ import (
 type accountWrites struct {
 	mu       sync.Mutex
 	accounts map[string]*writeGate
+	// onWait, when set (by tests, before any write), is called when a write has to wait for
+	// the gate.
+	onWait func(accountID string)
 }
 
 // writeGate is one account's gate: writes acquire 1 of sem, UpdateListed all of it (the
@@ -62,8 +65,13 @@ func (c *Client) enterWrite(ctx context.Context, operation, accountID string) (f
 	if held, _ := ctx.Value(heldGateKey{}).(string); held == accountID {
 		return func() { g.done.Add(1) }, nil
 	}
-	if err := g.sem.Acquire(ctx, 1); err != nil {
-		return nil, fmt.Errorf("%s: waiting for this provider's update of the account's subscriptions to finish: %w", operation, err)
+	if !g.sem.TryAcquire(1) {
+		if c.writes.onWait != nil {
+			c.writes.onWait(accountID)
+		}
+		if err := g.sem.Acquire(ctx, 1); err != nil {
+			return nil, fmt.Errorf("%s: waiting for this provider's update of the account's subscriptions to finish: %w", operation, err)
+		}
 	}
 	return func() {
 		g.done.Add(1)
