@@ -35,6 +35,7 @@ type Client struct {
 	listLimits listingLimits // bounds of every listing (listing_bounds.go)
 	createGate createGate    // orders creates with the reads that settle lost answers
 	lost       lostCreates   // what the Client's lost creates still look for, by content
+	writes     accountWrites // orders writes with UpdateListed (account_writes.go)
 	creates    *batchQueue[SubscriptionInput, *Subscription]
 	deletes    *batchQueue[string, deleted]
 	now        func() time.Time

@@ -68,6 +68,12 @@ type serviceCall struct {
 // non-2xx answer becomes an *APIError.
 func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error) {
 	if sc.method != http.MethodGet {
+		// Writes are ordered with UpdateListed (account_writes.go).
+		exit, err := c.enterWrite(ctx, sc.operation, sc.accountID)
+		if err != nil {
+			return nil, err
+		}
+		defer exit()
 		// Any write may change the account's subscriptions, even one that failed or was
 		// cancelled after it was sent: drop the account's listing once the call is over.
 		defer c.listings.invalidate(sc.accountID)

@@ -68,6 +68,8 @@ type Server struct {
 
 	faults      []*faultState
 	nextFaultID int
+	served      []*servedHook // hooks.go
+	nextHookID  int
 	later       []*laterWork // work of requests whose answer a Later fault gave early
 	holds       []*Hold      // answers kept back until the test releases them (faults_hold.go)
 	clockOffset atomic.Int64 // nanoseconds the service's clock runs ahead of the real one
@@ -207,12 +209,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r = f.trimRequest(r)
 	}
-	if !s.hasAfterWorkFaults() {
+	if !s.hasAfterWorkFaults() && !s.hasServedHooks() {
 		s.serveOperation(rec, r, m, found)
 		return
 	}
 	held := newHeldResponse()
 	s.serveOperation(held, r, m, found)
+	s.runServedHook(r.Method, m.route, held.status)
 	if held.status >= 200 && held.status < 300 {
 		if f, ok := s.takeFault(r.Method, m.route, true); ok {
 			switch {

@@ -3,11 +3,14 @@ package provider
 // The actions eventnotify_disable_subscriptions and eventnotify_enable_subscriptions (Terraform
 // 1.14 and later; OpenTofu has no actions) pause and resume an account's subscriptions, for
 // example around a deployment (`lifecycle { action_trigger { ... } }` on another resource).
-// Both list the account once, select the subscriptions that match every filter given (all of
+// Both list the account, select the subscriptions that match every filter given (all of
 // them when none is), and write those whose enabled flag differs from the target through the
 // client's bulk update: one request per max_batch_size subscriptions, or one PUT each when the
 // service refuses the bulk update (client.UpdateSubscriptionsBulk). Each subscription is sent
-// with the settings the listing showed and the new enabled flag.
+// with the settings the listing showed and the new enabled flag; client.UpdateListed orders
+// this provider instance's other writes to the account around the listing and the write (and
+// lists again when one came in between), so that the action never writes back a setting older
+// than one of them. Writers outside this instance: DESIGN.md#the-actions.
 //
 // An action keeps no state: an eventnotify_subscription that manages a paused subscription with
 // enabled = true plans an update back to true until the subscription is enabled again (see the
@@ -118,37 +121,44 @@ func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeReque
 		}
 	}
 
-	subs, err := a.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	// The listing and the write go through UpdateListed, which lists again when a write of
+	// this provider instance to the account came in between, so that no setting is written
+	// back older than this provider's own writes. choose runs once, before the write.
+	past := a.verb() + "d"
+	var matched []client.Subscription
+	var unknownIDs []string
+	var updates []client.SubscriptionUpdate
+	results, err := a.data.client.UpdateListed(ctx, account, func(subs []client.Subscription) []client.SubscriptionUpdate {
+		matched, unknownIDs = config.selectSubscriptions(subs, ids)
+		for _, s := range matched {
+			if s.Enabled != a.enable {
+				updates = append(updates, subscriptionToggle(s, a.enable))
+			}
+		}
+		if len(matched) == 0 {
+			progress("No subscription of account %s matches the filters (%d listed): nothing to %s.", account, len(subs), a.verb())
+		} else {
+			progress("%d of the %d %s of account %s %s; %d to %s, %d already %s.",
+				len(matched), len(subs), plural(len(subs), "subscription", "subscriptions"), account, plural(len(matched), "matches", "match"),
+				len(updates), a.verb(), len(matched)-len(updates), past)
+		}
+		return updates
+	})
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
 	}
-	matched, unknownIDs := config.selectSubscriptions(subs, ids)
 	if len(unknownIDs) > 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("ids"), "Subscriptions not found",
 			fmt.Sprintf("Account %s has no subscription with the id %s; the action went on with the others.",
 				account, strings.Join(unknownIDs, ", ")))
 	}
-	var updates []client.SubscriptionUpdate
-	for _, s := range matched {
-		if s.Enabled != a.enable {
-			updates = append(updates, subscriptionToggle(s, a.enable))
-		}
-	}
-	past := a.verb() + "d"
-	if len(matched) == 0 {
-		progress("No subscription of account %s matches the filters (%d listed): nothing to %s.", account, len(subs), a.verb())
-		return
-	}
-	progress("%d of the %d %s of account %s %s; %d to %s, %d already %s.",
-		len(matched), len(subs), plural(len(subs), "subscription", "subscriptions"), account, plural(len(matched), "matches", "match"),
-		len(updates), a.verb(), len(matched)-len(updates), past)
 	if len(updates) == 0 {
 		return
 	}
 
 	failed := 0
-	for i, r := range a.data.client.UpdateSubscriptionsBulk(ctx, account, updates) {
+	for i, r := range results {
 		if r.Err != nil {
 			failed++
 			addSubscriptionActionError(&resp.Diagnostics, a.verb(), updates[i], r.Err)
