@@ -280,6 +280,7 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	// The account has been listed: from here on the answer is this call's, an error included,
 	// so that the listing is never made twice.
 	a.answered.read.Add(1)
+	diags.Append(data.holders.holdAccount(account, entryIDs(fresh), holderRead)...)
 	dv, err := a.encodeState(ctx, account, fresh, top.timeouts)
 	if err != nil {
 		diags.AddError("Unable to encode the subscriptions of account "+account,

@@ -146,6 +146,7 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	}
 
 	keepHeldSpellings(out, held)
+	resp.Diagnostics.Append(r.data.holders.holdAccount(r.data.account(planAccount(ctx, resp.Plan)), entryIDs(out), holderPlan)...)
 	m, diags := entriesMap(out, opaque)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {
@@ -243,6 +244,7 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		}
 		resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
 	}
+	resp.Diagnostics.Append(r.data.holders.holdAccount(account, entryIDs(fresh), holderRead)...)
 	m, diags := entriesMap(fresh, nil)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

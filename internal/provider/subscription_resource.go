@@ -77,6 +77,7 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 	resp.Diagnostics.Append(checkSubscriptionEventName(ctx, r.data, req)...)
 	planStateWhenUnchanged(req, resp)
+	resp.Diagnostics.Append(planHolding(ctx, r.data.holders, resp.Plan)...)
 }
 
 // Create creates the subscription through createSubscriptions, in one request
@@ -155,6 +156,7 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
+	resp.Diagnostics.Append(r.data.holders.holdSubscription(account, id, holderRead, origin.imported())...)
 	fresh := subscriptionResourceModel{subscriptionModel: subscriptionFromAPI(account, sub), Timeouts: timeoutsOrNull(state.Timeouts)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, fresh.ID.ValueString())...)
