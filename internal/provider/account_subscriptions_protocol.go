@@ -280,7 +280,6 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	// The account has been listed: from here on the answer is this call's, an error included,
 	// so that the listing is never made twice.
 	a.answered.read.Add(1)
-	diags.Append(data.holders.holdAccount(account, entryIDs(fresh), holderRead)...)
 	dv, err := a.encodeState(ctx, account, fresh, top.timeouts)
 	if err != nil {
 		diags.AddError("Unable to encode the subscriptions of account "+account,
@@ -383,7 +382,9 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 		}
 	}
 	a.answered.plan.Add(1)
-	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState}, true
+	account, _ := stringValue(held.accountID)
+	holding := data.holders.holdAccount(account.ValueString(), entryIDsFromTerraform(held.subscriptions))
+	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, Diagnostics: protocolDiagnostics(holding)}, true
 }
 
 // sameEncoding reports whether two values arrived as the same msgpack bytes, which Terraform

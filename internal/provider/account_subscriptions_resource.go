@@ -146,7 +146,9 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	}
 
 	keepHeldSpellings(out, held)
-	resp.Diagnostics.Append(r.data.holders.holdAccount(r.data.account(planAccount(ctx, resp.Plan)), entryIDs(out), holderPlan)...)
+	if len(resp.RequiresReplace) == 0 { // a replacement is planned again as a create, which holds
+		resp.Diagnostics.Append(r.data.holders.holdAccount(r.data.account(planAccount(ctx, resp.Plan)), entryIDs(out))...)
+	}
 	m, diags := entriesMap(out, opaque)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {
@@ -244,7 +246,6 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		}
 		resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
 	}
-	resp.Diagnostics.Append(r.data.holders.holdAccount(account, entryIDs(fresh), holderRead)...)
 	m, diags := entriesMap(fresh, nil)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

@@ -11,14 +11,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Two holders of one subscription. Terraform gives each provider configuration of a run its
 // own provider process, and plans (or imports) the resources of that configuration in
 // parallel through it; the provider sees a resource only through its own calls (ReadResource,
 // PlanResourceChange), never its address or the rest of the state. So the provider instance
-// keeps a registry of what each call it served holds, keyed by account and subscription id,
-// and warns when a call finds another holder already there:
+// keeps a registry of what each plan it served holds, keyed by account and subscription id,
+// and warns when a plan finds another holder already there (Terraform adds the address of the
+// resource whose plan warns):
 //
 //   - two eventnotify_subscription resources with one id (an import of an id another resource
 //     holds);
@@ -27,26 +29,13 @@ import (
 //     single resources' subscriptions and the next apply creates them again;
 //   - two eventnotify_account_subscriptions on one account.
 //
-// One resource instance is read once and planned once per walk (a provider process serves one
-// walk), so two registrations of one id by the same kind of call and the same resource type
-// are two holders; a Read and a plan of one resource are not. Each conflict is warned about
-// once per provider instance. What the registry cannot see: holders in other configurations
-// or other states, and a resource that is neither read nor planned in the walk (-target).
-
-// holderCall is the kind of call that registers a holding.
-type holderCall string
-
-const (
-	holderRead holderCall = "read" // ReadResource, also the Read that follows an import
-	holderPlan holderCall = "plan" // PlanResourceChange of a resource that is not being destroyed
-)
-
-// holding is one resource's claim, as a warning names it.
-type holding struct {
-	typeName string     // the resource type
-	call     holderCall // the call that registered it
-	label    string     // how a warning names the holder
-}
+// Only plans register: every resource of the configuration is planned once per walk (a
+// provider process serves one walk; a replacement, planned again as a create, registers only
+// as the create), while a resource that a removed block forgets or a destroy deletes is read
+// but planned to nothing, and holds nothing. So two registrations of one id are two holders.
+// Each conflict is warned about once per provider instance. What the registry cannot see:
+// holders in other configurations or other states, a resource left out of the walk (-target),
+// and terraform import, whose walk reads only the resource it imports (the next plan warns).
 
 // holderKey is a subscription of an account.
 type holderKey struct{ account, id string }
@@ -55,57 +44,40 @@ type holderKey struct{ account, id string }
 // registry records nothing and never warns.
 type holderRegistry struct {
 	mu       sync.Mutex
-	ids      map[holderKey][]holding // subscription -> the eventnotify_subscription resources that hold it
-	accounts map[string][]holding    // account -> the eventnotify_account_subscriptions that hold it
-	entries  map[holderKey]string    // subscription -> the key of the account resource's entry that holds it
-	singles  map[string][]string     // account -> ids (or "" while unknown) of its eventnotify_subscription resources
-	warned   map[string]bool         // conflicts already warned about
+	ids      map[holderKey]bool   // subscriptions an eventnotify_subscription holds
+	accounts map[string]bool      // accounts an eventnotify_account_subscriptions holds
+	entries  map[holderKey]string // subscription -> the key of the account resource's entry that holds it
+	singles  map[string][]string  // account -> ids (or "" while unknown) of its eventnotify_subscription resources
+	warned   map[string]bool      // conflicts already warned about
 }
 
 // newHolderRegistry returns an empty registry.
 func newHolderRegistry() *holderRegistry {
-	return &holderRegistry{ids: map[holderKey][]holding{}, accounts: map[string][]holding{},
+	return &holderRegistry{ids: map[holderKey]bool{}, accounts: map[string]bool{},
 		entries: map[holderKey]string{}, singles: map[string][]string{}, warned: map[string]bool{}}
-}
-
-// twoHolders reports whether two holdings of one key are two resources: of different types,
-// or of one type and registered by the same kind of call.
-func twoHolders(a, b holding) bool {
-	return a.typeName != b.typeName || a.call == b.call
 }
 
 // holdSubscription records that an eventnotify_subscription resource holds subscription id of
 // account (id "" while the plan does not know it yet), and returns a warning for a holder it
 // finds: another eventnotify_subscription with the id, or an eventnotify_account_subscriptions
-// of the account. imported tells a resource being imported.
-func (r *holderRegistry) holdSubscription(account, id string, call holderCall, imported bool) diag.Diagnostics {
+// of the account.
+func (r *holderRegistry) holdSubscription(account, id string) diag.Diagnostics {
 	if r == nil || account == "" {
 		return nil
 	}
-	label := fmt.Sprintf("an %s resource that holds subscription %q", subscriptionResourceTypeName, id)
-	switch {
-	case id == "":
-		label = fmt.Sprintf("an %s resource to be created in account %q", subscriptionResourceTypeName, account)
-	case imported:
-		label = fmt.Sprintf("the %s resource being imported with id %q", subscriptionResourceTypeName, id)
-	}
-	h := holding{typeName: subscriptionResourceTypeName, call: call, label: label}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var diags diag.Diagnostics
 	if id != "" {
 		key := holderKey{account, strings.ToLower(id)}
-		for _, o := range r.ids[key] {
-			if twoHolders(o, h) && r.once("id:"+account+"/"+key.id) {
-				diags.AddWarning(fmt.Sprintf("Subscription %s is held by two resources", id), twoSubscriptionHolders(account, id, o, h))
-				break
-			}
+		if r.ids[key] && r.once("id:"+account+"/"+key.id) {
+			diags.AddWarning(fmt.Sprintf("Subscription %s is held by two resources", id), twoSubscriptionHolders(account, id))
 		}
-		r.ids[key] = append(r.ids[key], h)
+		r.ids[key] = true
 	}
 	r.singles[account] = append(r.singles[account], id)
-	if owners := r.accounts[account]; len(owners) > 0 && r.once("account:"+account) {
-		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account, owners[0]))
+	if r.accounts[account] && r.once("account:"+account) {
+		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
 	}
 	return diags
 }
@@ -113,12 +85,10 @@ func (r *holderRegistry) holdSubscription(account, id string, call holderCall, i
 // holdAccount records that an eventnotify_account_subscriptions holds account, with its
 // entries' subscriptions (entry key -> id, known ids only), and returns a warning for a holder
 // it finds: eventnotify_subscription resources on the account, or another account resource.
-func (r *holderRegistry) holdAccount(account string, entryIDs map[string]string, call holderCall) diag.Diagnostics {
+func (r *holderRegistry) holdAccount(account string, entryIDs map[string]string) diag.Diagnostics {
 	if r == nil || account == "" {
 		return nil
 	}
-	h := holding{typeName: accountResourceTypeName, call: call,
-		label: fmt.Sprintf("the %s of account %q", accountResourceTypeName, account)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var diags diag.Diagnostics
@@ -129,21 +99,18 @@ func (r *holderRegistry) holdAccount(account string, entryIDs map[string]string,
 			r.entries[holderKey{account, strings.ToLower(id)}] = key
 		}
 	}
-	for _, o := range r.accounts[account] {
-		if twoHolders(o, h) && r.once("accounts:"+account) {
-			diags.AddWarning(fmt.Sprintf("Account %q is held by two %s resources", account, accountResourceTypeName),
-				fmt.Sprintf("Two %s resources of this configuration manage account %q. Each is authoritative: its "+
-					"apply deletes every subscription of the account that its own entries do not hold, which are "+
-					"the other's, so each apply undoes the other, and destroying either deletes every subscription "+
-					"of the account. Keep one %s per account: move the entries of the other into it, and remove the "+
-					"other from state (terraform state rm, or a removed block) before it is destroyed.",
-					accountResourceTypeName, account, accountResourceTypeName))
-			break
-		}
+	if r.accounts[account] && r.once("accounts:"+account) {
+		diags.AddWarning(fmt.Sprintf("Account %q is held by two %s resources", account, accountResourceTypeName),
+			fmt.Sprintf("Two %s resources of this configuration manage account %q. Each is authoritative: its "+
+				"apply deletes every subscription of the account that its own entries do not hold, which are "+
+				"the other's, so each apply undoes the other, and destroying either deletes every subscription "+
+				"of the account. Keep one %s per account: move the entries of the other into it, and remove the "+
+				"other from state (terraform state rm, or a removed block) before it is destroyed.",
+				accountResourceTypeName, account, accountResourceTypeName))
 	}
-	r.accounts[account] = append(r.accounts[account], h)
+	r.accounts[account] = true
 	if len(r.singles[account]) > 0 && r.once("account:"+account) {
-		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account, h))
+		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
 	}
 	return diags
 }
@@ -160,17 +127,13 @@ func (r *holderRegistry) once(conflict string) bool {
 
 // twoSubscriptionHolders is the detail of a subscription that two eventnotify_subscription
 // resources hold.
-func twoSubscriptionHolders(account, id string, a, b holding) string {
-	holders := a.label + " and by " + b.label
-	if a.label == b.label {
-		holders = "two " + subscriptionResourceTypeName + " resources"
-	}
-	return fmt.Sprintf("Subscription %s of account %q is held by %s in this configuration. Both "+
+func twoSubscriptionHolders(account, id string) string {
+	return fmt.Sprintf("Subscription %s of account %q is held by two %s resources in this configuration. Both "+
 		"then manage one subscription: each apply changes it back to the other's settings, and destroying either "+
-		"deletes it while the other still holds it. (The provider does not see resource addresses; look for "+
-		"eventnotify_subscription resources whose id is %s, with terraform state list and terraform state show.)\n\n"+
-		"Keep one: remove the other from state with terraform state rm (or a removed block), or, if the import was "+
-		"a mistake, do not import this id.", id, account, holders, id)
+		"deletes it while the other still holds it. (The provider does not see resource addresses: Terraform names "+
+		"one of them above; find the other with terraform state list and terraform state show, by the id %s.)\n\n"+
+		"Keep one: remove the other from state with terraform state rm (or a removed block), or, if an import "+
+		"brought it in, do not import this id.", id, account, subscriptionResourceTypeName, id)
 }
 
 // accountHoldersSummary is the summary of an account that both kinds of resource hold.
@@ -181,16 +144,16 @@ func accountHoldersSummary(account string) string {
 // accountHoldersDetail names the eventnotify_subscription resources of an account that an
 // eventnotify_account_subscriptions holds, with the entry that holds each one's subscription,
 // or says that no entry does and the account resource deletes it. The caller holds the lock.
-func (r *holderRegistry) accountHoldersDetail(account string, owner holding) string {
+func (r *holderRegistry) accountHoldersDetail(account string) string {
 	ids := slices.Clone(r.singles[account])
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Both %s and %s resources of this configuration manage account %q, and each apply fights: %s "+
+	fmt.Fprintf(&b, "Both an %s and %s resources of this configuration manage account %q, and each apply fights: %s "+
 		"is authoritative and deletes every subscription of the account that no entry of its subscriptions holds, "+
 		"so an apply deletes the eventnotify_subscription resources' subscriptions, and the next creates them "+
 		"again (or the two rewrite one subscription's settings, where an entry holds it too). The "+
-		"eventnotify_subscription resources on the account:\n", owner.label, subscriptionResourceTypeName, account,
+		"eventnotify_subscription resources on the account:\n", accountResourceTypeName, subscriptionResourceTypeName, account,
 		accountResourceTypeName)
 	for _, id := range ids {
 		switch key, ok := r.entries[holderKey{account, strings.ToLower(id)}]; {
@@ -240,5 +203,22 @@ func planHolding(ctx context.Context, holders *holderRegistry, plan tfsdk.Plan) 
 	if diags.HasError() || account.IsUnknown() || account.IsNull() {
 		return diags
 	}
-	return holders.holdSubscription(account.ValueString(), id.ValueString(), holderPlan, false)
+	return holders.holdSubscription(account.ValueString(), id.ValueString())
+}
+
+// entryIDsFromTerraform is entryIDs for the entries of a protocol value (the fast path).
+func entryIDsFromTerraform(entries map[string]tftypes.Value) map[string]string {
+	ids := make(map[string]string, len(entries))
+	for key, v := range entries {
+		var attrs map[string]tftypes.Value
+		if v.As(&attrs) != nil {
+			continue
+		}
+		if idv, ok := attrs["id"]; ok {
+			if id, ok := stringValue(idv); ok && !id.IsNull() && !id.IsUnknown() {
+				ids[key] = id.ValueString()
+			}
+		}
+	}
+	return ids
 }

@@ -52,6 +52,8 @@ func TestAccHolders_takeoverPlanNamesAdoptions(t *testing.T) {
 
 	out = w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 	expectOutput(t, "the apply", out, true, takenOver)
+	// One resource, planned in the plan walk and again in the apply walk, is one holder.
+	expectOutput(t, "the apply", out, false, "is held by")
 	left := m.Subscriptions(testAccount)
 	if len(left) != 2 {
 		t.Fatalf("the account holds %d subscriptions after apply, want 2 (the one taken over and the new entry)", len(left))
@@ -67,17 +69,16 @@ func TestAccHolders_takeoverPlanNamesAdoptions(t *testing.T) {
 	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
 		t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", code, out)
 	} else {
-		expectOutput(t, "the plan after the apply", out, false, "takes over")
+		expectOutput(t, "the plan after the apply", out, false, "takes over", "is held by")
 	}
 }
 
 // TestAccHolders_importHeldID imports, into a second eventnotify_subscription, the id that the
 // first one of the configuration holds, with terraform import and with an import block: the
-// CLI prints a warning that names the id and both holders. With an import block the plan that
-// imports says which is the resource in state and which the one being imported; terraform
-// import reads only the resource it imports, so the plan after it warns, naming the id and
-// two eventnotify_subscription resources (Terraform adds the address of one). The import of
-// an id nobody else holds, into the same configuration, is named in no warning.
+// plan (that imports, or after terraform import, whose walk reads only the resource it
+// imports) prints a warning that names the id and two eventnotify_subscription resources,
+// with the address of one of them (Terraform's "with ..."). The import of an id nobody else
+// holds, into the same configuration, is named in no warning.
 func TestAccHolders_importHeldID(t *testing.T) {
 	for _, kind := range []string{"terraform import", "import block"} {
 		t.Run(kind, func(t *testing.T) {
@@ -94,8 +95,7 @@ func TestAccHolders_importHeldID(t *testing.T) {
 			other := m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-0000000000ff",
 				EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "free", Enabled: true})
 			warning := fmt.Sprintf("Warning: Subscription %s is held by two resources", id)
-			holders := []string{fmt.Sprintf("an eventnotify_subscription resource that holds subscription %q", id),
-				fmt.Sprintf("the eventnotify_subscription resource being imported with id %q", id)}
+			holders := []string{fmt.Sprintf("Subscription %s of account %q is held by two eventnotify_subscription resources", id, testAccount)}
 
 			w.write("main.tf", singleConfig("first", "ERROR", "held")+singleConfig("second", "ERROR", "held")+
 				singleConfig("third", "INFO", "free"))
@@ -106,7 +106,6 @@ func TestAccHolders_importHeldID(t *testing.T) {
 				w.mustRun(nil, "import", "-input=false", "-no-color", "eventnotify_subscription.second", id)
 				w.mustRun(nil, "import", "-input=false", "-no-color", "eventnotify_subscription.third", other.SubscriptionID)
 				out = w.mustRun(nil, "plan", "-input=false", "-no-color")
-				holders = []string{"is held by two eventnotify_subscription resources in this configuration"}
 			} else {
 				w.write("imports.tf", fmt.Sprintf("import {\n  to = eventnotify_subscription.second\n  id = %q\n}\n"+
 					"import {\n  to = eventnotify_subscription.third\n  id = %q\n}\n", id, other.SubscriptionID))
@@ -135,6 +134,7 @@ func TestAccHolders_accountAndSingle(t *testing.T) {
 	expectOutput(t, "the plan of the create", out, true, warning, "each apply fights", "one to be created, which no entry holds")
 	out = w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 	expectOutput(t, "the apply", out, true, warning)
+	expectOutput(t, "the apply", out, false, "is held by two")
 
 	var single string
 	for _, s := range m.Subscriptions(testAccount) {

@@ -77,7 +77,9 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 	resp.Diagnostics.Append(checkSubscriptionEventName(ctx, r.data, req)...)
 	planStateWhenUnchanged(req, resp)
-	resp.Diagnostics.Append(planHolding(ctx, r.data.holders, resp.Plan)...)
+	if len(resp.RequiresReplace) == 0 { // a replacement is planned again as a create, which holds
+		resp.Diagnostics.Append(planHolding(ctx, r.data.holders, resp.Plan)...)
+	}
 }
 
 // Create creates the subscription through createSubscriptions, in one request
@@ -156,7 +158,6 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(forgetImport(ctx, resp.Private)...)
-	resp.Diagnostics.Append(r.data.holders.holdSubscription(account, id, holderRead, origin.imported())...)
 	fresh := subscriptionResourceModel{subscriptionModel: subscriptionFromAPI(account, sub), Timeouts: timeoutsOrNull(state.Timeouts)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
 	resp.Diagnostics.Append(setSubscriptionIdentity(ctx, resp.Identity, account, fresh.ID.ValueString())...)
