@@ -383,7 +383,8 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 	}
 	a.answered.plan.Add(1)
 	account, _ := stringValue(held.accountID)
-	holding := data.holders.holdAccount(account.ValueString(), entryIDsFromTerraform(held.subscriptions))
+	holding := data.holders.holdAccount(account.ValueString(), sortedKeys(held.subscriptions),
+		entryIDsFromTerraform(held.subscriptions))
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, Diagnostics: protocolDiagnostics(holding)}, true
 }
 

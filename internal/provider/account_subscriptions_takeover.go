@@ -121,7 +121,7 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 	for _, a := range adopted {
 		held[a.key] = a.held.ID.ValueString()
 	}
-	diags.Append(r.data.holders.holdAccount(acct, held)...)
+	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), held)...)
 	return diags
 }
 

@@ -30,9 +30,11 @@ import (
 //   - two eventnotify_account_subscriptions on one account.
 //
 // Only plans register: every resource of the configuration is planned once per walk (a
-// provider process serves one walk; a replacement, planned again as a create, registers only
-// as the create), while a resource that a removed block forgets or a destroy deletes is read
-// but planned to nothing, and holds nothing. So two registrations of one id are two holders.
+// provider process serves one walk), while a resource that a removed block forgets or a
+// destroy deletes is read but planned to nothing, and holds nothing. A replacement is planned
+// twice: the provider's own (RequiresReplace) registers only as the create, and -replace
+// plans an eventnotify_subscription as a create with an id not yet known, an account resource
+// with the same keys (holdAccount). So two registrations of one id are two holders.
 // Each conflict is warned about once per provider instance. What the registry cannot see:
 // holders in other configurations or other states, a resource left out of the walk (-target),
 // and terraform import, whose walk reads only the resource it imports (the next plan warns).
@@ -45,7 +47,7 @@ type holderKey struct{ account, id string }
 type holderRegistry struct {
 	mu       sync.Mutex
 	ids      map[holderKey]bool   // subscriptions an eventnotify_subscription holds
-	accounts map[string]bool      // accounts an eventnotify_account_subscriptions holds
+	accounts map[string]string    // accounts an eventnotify_account_subscriptions holds -> its keys
 	entries  map[holderKey]string // subscription -> the key of the account resource's entry that holds it
 	singles  map[string][]string  // account -> ids (or "" while unknown) of its eventnotify_subscription resources
 	warned   map[string]bool      // conflicts already warned about
@@ -53,7 +55,7 @@ type holderRegistry struct {
 
 // newHolderRegistry returns an empty registry.
 func newHolderRegistry() *holderRegistry {
-	return &holderRegistry{ids: map[holderKey]bool{}, accounts: map[string]bool{},
+	return &holderRegistry{ids: map[holderKey]bool{}, accounts: map[string]string{},
 		entries: map[holderKey]string{}, singles: map[string][]string{}, warned: map[string]bool{}}
 }
 
@@ -76,16 +78,19 @@ func (r *holderRegistry) holdSubscription(account, id string) diag.Diagnostics {
 		r.ids[key] = true
 	}
 	r.singles[account] = append(r.singles[account], id)
-	if r.accounts[account] && r.once("account:"+account) {
+	if _, ok := r.accounts[account]; ok && r.once("account:"+account) {
 		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
 	}
 	return diags
 }
 
-// holdAccount records that an eventnotify_account_subscriptions holds account, with its
-// entries' subscriptions (entry key -> id, known ids only), and returns a warning for a holder
-// it finds: eventnotify_subscription resources on the account, or another account resource.
-func (r *holderRegistry) holdAccount(account string, entryIDs map[string]string) diag.Diagnostics {
+// holdAccount records that an eventnotify_account_subscriptions holds account, with the keys
+// of its map and its entries' subscriptions (entry key -> id, known ids only), and returns a
+// warning for a holder it finds: eventnotify_subscription resources on the account, or another
+// account resource. Another account resource is one with other keys: -replace plans one
+// resource twice (with its state, then as a create), and the two plans hold the same keys;
+// two resources with the same keys on one account (a module used twice) go unnamed.
+func (r *holderRegistry) holdAccount(account string, keys []string, entryIDs map[string]string) diag.Diagnostics {
 	if r == nil || account == "" {
 		return nil
 	}
@@ -99,7 +104,8 @@ func (r *holderRegistry) holdAccount(account string, entryIDs map[string]string)
 			r.entries[holderKey{account, strings.ToLower(id)}] = key
 		}
 	}
-	if r.accounts[account] && r.once("accounts:"+account) {
+	keySet := strings.Join(slices.Sorted(slices.Values(keys)), "\x00")
+	if held, ok := r.accounts[account]; ok && held != keySet && r.once("accounts:"+account) {
 		diags.AddWarning(fmt.Sprintf("Account %q is held by two %s resources", account, accountResourceTypeName),
 			fmt.Sprintf("Two %s resources of this configuration manage account %q. Each is authoritative: its "+
 				"apply deletes every subscription of the account that its own entries do not hold, which are "+
@@ -108,7 +114,9 @@ func (r *holderRegistry) holdAccount(account string, entryIDs map[string]string)
 				"other from state (terraform state rm, or a removed block) before it is destroyed.",
 				accountResourceTypeName, account, accountResourceTypeName))
 	}
-	r.accounts[account] = true
+	if _, ok := r.accounts[account]; !ok {
+		r.accounts[account] = keySet
+	}
 	if len(r.singles[account]) > 0 && r.once("account:"+account) {
 		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
 	}

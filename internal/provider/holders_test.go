@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,7 +27,8 @@ func forgetProviderHolders(p *EventNotifyProvider) {
 
 // TestHolderRegistry registers holdings as the plans of one provider instance would, and
 // checks which warnings each sequence gives: two resources with one id (in any case) are
-// warned about once; two account resources on one account too; an account resource and
+// warned about once; two account resources on one account too (one planned twice, with the
+// same keys, is one); an account resource and
 // single resources on one account are warned about once, naming the single resources' ids and
 // the entry that holds one (an entry keyed by its id holds nothing); other accounts, other ids
 // and subscriptions still to be created are no conflict.
@@ -34,9 +37,12 @@ func TestHolderRegistry(t *testing.T) {
 		account  bool              // an eventnotify_account_subscriptions, else an eventnotify_subscription
 		acct, id string            // the account, and the subscription's id
 		entries  map[string]string // the account resource's entries
+		keys     []string          // the keys of its map
 	}
 	sub := func(acct, id string) step { return step{acct: acct, id: id} }
-	acct := func(a string, entries map[string]string) step { return step{account: true, acct: a, entries: entries} }
+	acct := func(a string, entries map[string]string) step {
+		return step{account: true, acct: a, entries: entries, keys: slices.Collect(maps.Keys(entries))}
+	}
 	cases := []struct {
 		name  string
 		steps []step
@@ -48,6 +54,8 @@ func TestHolderRegistry(t *testing.T) {
 			want: []string{"Subscription ID-1 is held by two resources", `of account "a1" is held by two eventnotify_subscription resources`,
 				"terraform state rm"}},
 		{name: "two subscriptions to be created", steps: []step{sub("a1", ""), sub("a1", "")}},
+		{name: "one account resource planned twice (-replace)", steps: []step{acct("a1", map[string]string{"k": "id-1"}),
+			{account: true, acct: "a1", keys: []string{"k"}}}},
 		{name: "two account resources", steps: []step{acct("a1", map[string]string{"k": "id-1"}), acct("a1", nil), acct("a1", nil)},
 			want: []string{`Account "a1" is held by two eventnotify_account_subscriptions resources`, "each apply undoes the other"}},
 		{name: "account resource, then single ones", steps: []step{
@@ -66,7 +74,7 @@ func TestHolderRegistry(t *testing.T) {
 			var got diag.Diagnostics
 			for _, s := range tc.steps {
 				if s.account {
-					got.Append(r.holdAccount(s.acct, s.entries)...)
+					got.Append(r.holdAccount(s.acct, s.keys, s.entries)...)
 				} else {
 					got.Append(r.holdSubscription(s.acct, s.id)...)
 				}
