@@ -27,7 +27,8 @@ resource "eventnotify_subscription" %q {
 // account that holds 3 subscriptions, with one entry like the first of them and one new: the
 // plan warns that the first apply takes over that subscription, naming it with the entry's
 // key, besides the warning that names the 2 it deletes (and not the one taken over). The apply
-// keeps the one taken over under its id, deletes the 2 and creates the new entry.
+// keeps the one taken over under its id, deletes the 2 and creates the new entry; a plan that
+// replaces the resource (-replace) names no second holder.
 func TestAccHolders_takeoverPlanNamesAdoptions(t *testing.T) {
 	m := newTestMock(t)
 	w := newCLIWorkspace(t, m)
@@ -71,6 +72,10 @@ func TestAccHolders_takeoverPlanNamesAdoptions(t *testing.T) {
 	} else {
 		expectOutput(t, "the plan after the apply", out, false, "takes over", "is held by")
 	}
+	// -replace plans the resource twice (with its state, then as a create): one holder.
+	out = w.mustRun(nil, "plan", "-input=false", "-no-color", "-replace="+acctAddr)
+	expectOutput(t, "the plan of a replacement", out, true, "will be replaced, as requested")
+	expectOutput(t, "the plan of a replacement", out, false, "is held by")
 }
 
 // TestAccHolders_importHeldID imports, into a second eventnotify_subscription, the id that the
