@@ -48,3 +48,8 @@ func Transient(err error) bool {
 	var transportErr *url.Error
 	return errors.As(err, &transportErr) && retryableTransportError(err)
 }
+
+// NotSent reports whether a failed call certainly never reached the server: the connection
+// failed before any byte of the request was sent (a failed dial, a DNS lookup, a refused
+// connection).
+func NotSent(err error) bool { return err != nil && notSent(err) }

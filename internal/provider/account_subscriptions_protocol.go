@@ -382,7 +382,10 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 		}
 	}
 	a.answered.plan.Add(1)
-	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState}, true
+	account, _ := stringValue(held.accountID)
+	holding := data.holders.holdAccount(account.ValueString(), sortedKeys(held.subscriptions),
+		entryIDsFromTerraform(held.subscriptions))
+	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, Diagnostics: protocolDiagnostics(holding)}, true
 }
 
 // sameEncoding reports whether two values arrived as the same msgpack bytes, which Terraform

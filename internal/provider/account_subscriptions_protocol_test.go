@@ -32,17 +32,29 @@ type twinServers struct {
 	framework *listServer
 	fast      *listServer
 	protocol  *accountProtocol
+	reference *EventNotifyProvider // the framework server's provider
+}
+
+// forgetHolders empties both servers' holder registries (holders.go): each request of these
+// tests stands for another run, not another resource of one configuration.
+func (tw *twinServers) forgetHolders() {
+	forgetProviderHolders(tw.reference)
+	forgetProviderHolders(tw.protocol.provider)
 }
 
 func newTwinServers(t *testing.T, m *testMock) *twinServers {
 	t.Helper()
-	framework := configuredForMock(newListServerFrom(t, providerserver.NewProtocol6WithError(New("test")())), m)
+	reference, ok := New("test")().(*EventNotifyProvider)
+	if !ok {
+		t.Fatal("New does not return an *EventNotifyProvider")
+	}
+	framework := configuredForMock(newListServerFrom(t, providerserver.NewProtocol6WithError(reference)), m)
 	fast := newConfiguredListServer(t, m)
 	ps, ok := fast.server.(*protocolServer)
 	if !ok {
 		t.Fatalf("ProtocolServer serves %T", fast.server)
 	}
-	return &twinServers{t: t, framework: framework, fast: fast, protocol: ps.account}
+	return &twinServers{t: t, framework: framework, fast: fast, protocol: ps.account, reference: reference}
 }
 
 // value builds a value of type typ from Go values: string, bool, int64, nil (null),
@@ -169,10 +181,12 @@ func answerBoth[Req, Resp any](tw *twinServers, wantFast bool, newReq func() Req
 	if got := answeredHere(newReq()); got != wantFast {
 		tw.t.Fatalf("accountProtocol answers it itself: %t, want %t", got, wantFast)
 	}
+	tw.forgetHolders()
 	framework, err := call(tw.framework.server, context.Background(), newReq())
 	if err != nil {
 		tw.t.Fatal(err)
 	}
+	tw.forgetHolders()
 	fast, err = call(tw.fast.server, context.Background(), newReq())
 	if err != nil {
 		tw.t.Fatal(err)

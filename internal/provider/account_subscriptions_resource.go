@@ -146,6 +146,10 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	}
 
 	keepHeldSpellings(out, held)
+	if len(resp.RequiresReplace) == 0 { // a replacement is planned again as a create, which holds
+		resp.Diagnostics.Append(r.data.holders.holdAccount(r.data.account(planAccount(ctx, resp.Plan)),
+			append(sortedKeys(out), sortedKeys(opaque)...), entryIDs(out))...)
+	}
 	m, diags := entriesMap(out, opaque)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {

@@ -17,7 +17,8 @@ import (
 // apply deletes every subscription the account already holds that no entry matches. The plan
 // of that create lists the account (a read; the client keeps the listing, so the apply that
 // follows in the same provider process reads it again without a request) and warns, naming
-// each subscription the apply will delete and how to keep them. A listing that fails is an
+// each subscription the apply will delete and how to keep them, and each one an entry takes
+// over (it matches the entry's inputs), whoever made it, so that no second holder goes unnamed. A listing that fails is an
 // error, which says whether planning again may help (plan_reads.go).
 
 // takeoverListed is how many of the subscriptions to be deleted the warning names one by one.
@@ -36,7 +37,8 @@ func existingEntries(list []client.Subscription) map[string]accountEntry {
 }
 
 // takeoverWarnings are the diagnostics of a plan that creates the resource: a warning that
-// names the subscriptions of the account that the apply will delete, when there are any.
+// names the subscriptions of the account that the apply will delete, and one that names those
+// its entries take over, when there are any.
 func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, plan tfsdk.Plan) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var account types.String
@@ -89,16 +91,75 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 	for i := range list {
 		emails[strings.ToLower(list[i].ID)] = list[i].DestinationEmail
 	}
-	var deleted []accountEntry
-	for _, key := range matchEntries(planned, existing).delete {
+	withEmail := func(key string) accountEntry {
 		e := existing[key]
 		e.DestinationEmail = optionalString(emails[strings.ToLower(e.ID.ValueString())])
-		deleted = append(deleted, e)
+		return e
+	}
+	match := matchEntries(planned, existing)
+	var deleted []accountEntry
+	for _, key := range match.delete {
+		deleted = append(deleted, withEmail(key))
 	}
 	if len(deleted) > 0 {
 		diags.AddWarning(takeoverSummary(acct, len(deleted), len(opaque) > 0), takeoverDetail(acct, deleted, len(opaque) > 0))
 	}
+	var adopted []adoption
+	for _, key := range sortedKeys(planned) {
+		hk, kept := match.keep[key]
+		if !kept {
+			hk, kept = match.update[key]
+		}
+		if kept {
+			adopted = append(adopted, adoption{key: key, held: withEmail(hk)})
+		}
+	}
+	if len(adopted) > 0 {
+		diags.AddWarning(adoptionSummary(acct, len(adopted)), adoptionDetail(acct, adopted))
+	}
+	held := make(map[string]string, len(adopted))
+	for _, a := range adopted {
+		held[a.key] = a.held.ID.ValueString()
+	}
+	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), held)...)
 	return diags
+}
+
+// adoption is an entry of the plan that takes over a subscription the account already holds.
+type adoption struct {
+	key  string       // the entry's key
+	held accountEntry // the subscription, as the service lists it
+}
+
+// adoptionSummary is the summary of the warning that names the subscriptions the first apply
+// takes over.
+func adoptionSummary(account string, n int) string {
+	noun := "subscriptions"
+	if n == 1 {
+		noun = "subscription"
+	}
+	return fmt.Sprintf("The first apply takes over %d %s that account %q already holds", n, noun, account)
+}
+
+// adoptionDetail names each subscription an entry takes over (the first takeoverListed, and
+// how many more) and says what holding it means: whoever made it, its id is this resource's
+// from then on, and another holder of it fights this one.
+func adoptionDetail(account string, adopted []adoption) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "These entries of subscriptions match a subscription that account %q already holds (same event, "+
+		"destination, log level, topic and enabled). The first apply creates nothing for them: each entry takes "+
+		"over the subscription, whoever made it, and holds its id from then on:\n", account)
+	for i, a := range adopted {
+		if i == takeoverListed {
+			fmt.Fprintf(&b, "  ... and %d more\n", len(adopted)-takeoverListed)
+			break
+		}
+		fmt.Fprintf(&b, "  - entry %s takes over %s\n", quoteBounded(a.key), describeEntry(a.held))
+	}
+	b.WriteString("\nIf another configuration, or an eventnotify_subscription resource, manages one of them, both " +
+		"then hold it, and each apply undoes the other's changes; destroying either deletes it. Remove it from the " +
+		"other configuration (terraform state rm there, or a removed block) before applying this one.")
+	return b.String()
 }
 
 // takeoverSummary is the warning's summary.

@@ -51,6 +51,7 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 		skipNamed   int                                 // index of a seeded subscription not named (-1: none)
 		wantMore    string
 		wantError   bool
+		taken       map[int]string // seeded subscription -> the key of the entry that takes it over
 	}{
 		{name: "3 held, 1 entry like none", seed: 3, accountID: testAccount,
 			entries:     func([]mockserver.Subscription) any { return map[string]map[string]any{"a": entry} },
@@ -64,7 +65,8 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 					"log_level": subs[2].LogLevel, "event_streams_environment_id": subs[2].EventStreamsEnvironment,
 					"event_streams_topic": subs[2].EventStreamsTopic}}
 			},
-			wantSummary: `The first apply deletes 2 subscriptions that account "acc-test" already holds`, wantNamed: 3, skipNamed: 2},
+			wantSummary: `The first apply deletes 2 subscriptions that account "acc-test" already holds`, wantNamed: 3, skipNamed: 2,
+			taken: map[int]string{2: "kept"}},
 		{name: "many", seed: 25, accountID: testAccount,
 			entries:     func([]mockserver.Subscription) any { return map[string]map[string]any{} },
 			wantSummary: `The first apply deletes 25 subscriptions`, wantNamed: 10, skipNamed: 10, wantMore: "... and 15 more"},
@@ -79,7 +81,7 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 		{name: "every subscription taken over", seed: 1, accountID: testAccount,
 			entries: func(subs []mockserver.Subscription) any {
 				return map[string]map[string]any{"a": configEntry(subs[0])}
-			}},
+			}, taken: map[int]string{0: "a"}},
 		{name: "an empty account", accountID: testAccount,
 			entries: func([]mockserver.Subscription) any { return map[string]map[string]any{"a": entry} }},
 		{name: "the account known only at apply", seed: 1, accountID: unknown{},
@@ -111,16 +113,17 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 			if w := m.writes(); w.total() != 0 {
 				t.Errorf("the plans made %s, want none", w)
 			}
+			diags := checkAdoptionWarning(t, fast.Diagnostics, subs, tc.taken)
 			if tc.wantSummary == "" {
-				if len(fast.Diagnostics) != 0 {
-					t.Fatalf("diagnostics %q, want none", diagnosticSet(fast.Diagnostics))
+				if len(diags) != 0 {
+					t.Fatalf("diagnostics %q, want none", diagnosticSet(diags))
 				}
 				return
 			}
-			if len(fast.Diagnostics) != 1 {
-				t.Fatalf("diagnostics %q, want one", diagnosticSet(fast.Diagnostics))
+			if len(diags) != 1 {
+				t.Fatalf("diagnostics %q, want one", diagnosticSet(diags))
 			}
-			d := fast.Diagnostics[0]
+			d := diags[0]
 			if wantSeverity := map[bool]tfprotov6.DiagnosticSeverity{false: tfprotov6.DiagnosticSeverityWarning,
 				true: tfprotov6.DiagnosticSeverityError}[tc.wantError]; d.Severity != wantSeverity {
 				t.Errorf("severity %v, want %v", d.Severity, wantSeverity)
@@ -166,6 +169,58 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 			}
 		})
 	}
+}
+
+// takeoverAdoptionSummary starts the summary of the warning that names the subscriptions the
+// first apply takes over.
+const takeoverAdoptionSummary = "The first apply takes over "
+
+// checkAdoptionWarning checks the warning that names the subscriptions the entries take over:
+// there is one exactly when taken names any, with the count in its summary, and its detail
+// names each one taken (id, event, destination, log level) with its entry's key, and no other
+// seeded subscription. It returns the other diagnostics.
+func checkAdoptionWarning(t *testing.T, diags []*tfprotov6.Diagnostic, subs []mockserver.Subscription, taken map[int]string) []*tfprotov6.Diagnostic {
+	t.Helper()
+	var rest, found []*tfprotov6.Diagnostic
+	for _, d := range diags {
+		if strings.HasPrefix(d.Summary, takeoverAdoptionSummary) {
+			found = append(found, d)
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	if len(taken) == 0 {
+		if len(found) != 0 {
+			t.Errorf("an adoption warning %q, want none", diagnosticSet(found))
+		}
+		return rest
+	}
+	if len(found) != 1 {
+		t.Fatalf("adoption warnings %q, want one", diagnosticSet(found))
+	}
+	d := found[0]
+	noun := "subscriptions"
+	if len(taken) == 1 {
+		noun = "subscription"
+	}
+	if want := fmt.Sprintf("%s%d %s that account %q already holds", takeoverAdoptionSummary, len(taken), noun, testAccount); d.Summary != want ||
+		d.Severity != tfprotov6.DiagnosticSeverityWarning {
+		t.Errorf("adoption warning %v %q, want a warning %q", d.Severity, d.Summary, want)
+	}
+	for i, s := range subs {
+		key, want := taken[i]
+		line := fmt.Sprintf("  - entry %q takes over %q: event %q", key, s.SubscriptionID, s.EventName)
+		if named := strings.Contains(d.Detail, line); named != want {
+			t.Errorf("subscription %d named as taken over by entry %q: %t, want %t:\n%s", i, key, named, want, d.Detail)
+		}
+		if !want && strings.Contains(d.Detail, s.SubscriptionID) {
+			t.Errorf("subscription %s, which no entry takes over, is named:\n%s", s.SubscriptionID, d.Detail)
+		}
+	}
+	if !strings.Contains(d.Detail, "both then hold it") {
+		t.Errorf("the adoption warning does not say what two holders mean:\n%s", d.Detail)
+	}
+	return rest
 }
 
 // TestDescribeEntry bounds and escapes what the service says.

@@ -73,6 +73,16 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 		return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
 	}
 
+	b := apiErrorFacts(apiErr)
+	if hint := statusHint(apiErr, origin); hint != "" {
+		b += "\n\n" + hint
+	}
+	return b
+}
+
+// apiErrorFacts renders what an answer says: the address, operation and HTTP status, the
+// service's messages or the body, the error ID and the number of attempts; no advice.
+func apiErrorFacts(apiErr *client.APIError) string {
 	var b strings.Builder
 	who := "The service"
 	if apiErr.URL != "" {
@@ -95,9 +105,6 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 	}
 	if apiErr.Attempts > 1 {
 		fmt.Fprintf(&b, "\n\nThe provider made %d attempts.", apiErr.Attempts)
-	}
-	if hint := statusHint(apiErr, origin); hint != "" {
-		b.WriteString("\n\n" + hint)
 	}
 	return b.String()
 }

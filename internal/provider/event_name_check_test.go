@@ -107,6 +107,7 @@ func (p *eventNamePlans) account(events map[string]any, computed bool) tftypes.V
 // plan sends PlanResourceChange and returns its diagnostics.
 func (p *eventNamePlans) plan(r planRequest) []*tfprotov6.Diagnostic {
 	p.t.Helper()
+	p.server.forgetHolders() // each plan stands for another run
 	typ := p.sub
 	if r.typeName == "eventnotify_account_subscriptions" {
 		typ = p.acct

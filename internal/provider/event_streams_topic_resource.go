@@ -151,7 +151,7 @@ func (r *EventStreamsTopicResource) Create(ctx context.Context, req resource.Cre
 
 	res, err := r.data.client.CreateEventStreamTopic(ctx, account, in)
 	if err != nil {
-		addClientError(&resp.Diagnostics, fmt.Sprintf("Unable to create event streams topic %q", in.TopicName), err)
+		resp.Diagnostics.AddError(fmt.Sprintf("Unable to create event streams topic %q", in.TopicName), topicCreateErrorDetail(err, in))
 		return
 	}
 	plan.ID = types.StringValue(eventStreamsTopicID(account, in.EnvironmentID, in.TopicName))

@@ -241,7 +241,7 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	}
 
 	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != "",
-		jwtExport: credentials.jwtExport()}
+		jwtExport: credentials.jwtExport(), holders: newHolderRegistry()}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

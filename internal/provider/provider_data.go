@@ -22,6 +22,9 @@ type providerData struct {
 	preIssuedJWT bool
 	// jwtExport says whether eventnotify_jwt may hand out this provider's tokens.
 	jwtExport jwtExportPolicy
+	// holders records which resource of the configuration holds which subscription
+	// (holders.go).
+	holders *holderRegistry
 }
 
 // account returns the configured account, or the provider's default account

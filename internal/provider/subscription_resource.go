@@ -77,6 +77,9 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 	resp.Diagnostics.Append(checkSubscriptionEventName(ctx, r.data, req)...)
 	planStateWhenUnchanged(req, resp)
+	if len(resp.RequiresReplace) == 0 { // a replacement is planned again as a create, which holds
+		resp.Diagnostics.Append(planHolding(ctx, r.data.holders, resp.Plan)...)
+	}
 }
 
 // Create creates the subscription through createSubscriptions, in one request
