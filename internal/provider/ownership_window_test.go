@@ -149,8 +149,10 @@ func TestAccOwnership_identicalLostAnswersSettleTogether(t *testing.T) {
 // TestAccOwnership_lookAlikeAfterTheAnswer loses a create's answer before any work (502), and
 // during the grace period another writer (another run on the same account, same user, same
 // content) creates its subscription, which the service dates after the failed answer came
-// back. It is adopted only with a warning (client-level: TestMockCreateLostAdoptionWindow); the
-// service holds exactly what state holds, nothing is created twice, and destroy leaves nothing.
+// back. It is adopted only with a warning (client-level: TestMockCreateLostAdoptionWindow; at
+// the CLI, with the other writer a second provider configuration:
+// TestAccOwnership_twoConfigurationsRace); the service holds exactly what state holds, nothing
+// is created twice, and destroy leaves nothing.
 func TestAccOwnership_lookAlikeAfterTheAnswer(t *testing.T) {
 	m := newTestMock(t)
 	var other string
