@@ -1,14 +1,9 @@
 package provider
 
 import (
-	"encoding/json"
-	"os"
-	"regexp"
+	"maps"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
 // upgradeFixtureV0 is a state of eventnotify_account_subscriptions of schema version 0 (each
@@ -46,104 +41,42 @@ const upgradeConfig = `resource "eventnotify_account_subscriptions" "all" {
 }
 `
 
-// v0State is the part of a state file the test reads.
-type v0State struct {
-	Resources []struct {
-		Provider  string `json:"provider"`
-		Instances []struct {
-			SchemaVersion int `json:"schema_version"`
-			Attributes    struct {
-				Subscriptions map[string]map[string]any `json:"subscriptions"`
-			} `json:"attributes"`
-		} `json:"instances"`
-	} `json:"resources"`
-}
-
-// readV0State decodes a state file holding one eventnotify_account_subscriptions.
-func readV0State(t *testing.T, body []byte) v0State {
-	t.Helper()
-	var s v0State
-	if err := json.Unmarshal(body, &s); err != nil || len(s.Resources) != 1 || len(s.Resources[0].Instances) != 1 {
-		t.Fatalf("state file: %v\n%s", err, body)
-	}
-	return s
-}
-
 // TestAccAccountSubscriptions_upgradeFromV0 plans with this provider against a state that the
 // provider of main at 2ee82d3 wrote (upgradeFixtureV0, schema version 0, the service holding
 // what it holds): the plan is empty and nothing is written; a refresh-only apply stores the
 // entries with the inputs and the id only, and a null timeouts block, at schema version 1.
 func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
-	m := newTestMock(t)
-	w := newCLIWorkspace(t, m)
-	w.write("versions.tf", requiredProviders)
-	w.write("main.tf", upgradeConfig)
-	if dir := os.Getenv("RECORD_UPGRADE_STATE_WITH"); dir != "" {
-		w.mustRun([]string{"TF_CLI_CONFIG_FILE=" + writeDevOverrides(t, t.TempDir(), dir)}, "apply", "-auto-approve", "-input=false", "-no-color")
-		if err := os.WriteFile(upgradeFixtureV0, []byte(w.read("terraform.tfstate")), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	recorded, refreshed := recordedState{file: upgradeFixtureV0, config: upgradeConfig, recordWith: "RECORD_UPGRADE_STATE_WITH"}.
+		plansCleanAndRefreshes(t)
+	version, _ := recorded.instance()
+	entries, _ := recorded.entries()
+	if version != 0 || len(entries) != 3 {
+		t.Fatalf("the fixture is not a version 0 state of 3 entries: %v", recorded)
 	}
-	body, err := os.ReadFile(upgradeFixtureV0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixture := readV0State(t, body)
-	inst := fixture.Resources[0].Instances[0]
-	if inst.SchemaVersion != 0 || len(inst.Attributes.Subscriptions) != 3 {
-		t.Fatalf("the fixture is not a version 0 state of 3 entries: %s", body)
-	}
-	// The service holds what the recorded state holds.
-	for _, e := range inst.Attributes.Subscriptions {
+	for _, e := range entries {
 		if _, ok := e["created_date"]; !ok {
 			t.Fatalf("a fixture entry holds no audit values: %v", e)
 		}
-		str := func(name string) string { s, _ := e[name].(string); return s }
-		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: str("id"), EventName: str("event_name"),
-			DestinationType: str("destination_type"), LogLevel: str("log_level"), EventStreamsEnvironment: str("event_streams_environment_id"),
-			EventStreamsEnvironmentName: str("event_streams_environment_name"), EventStreamsTopic: str("event_streams_topic"),
-			DestinationEmail: str("destination_email"), Enabled: e["enabled"] == true, CreatedBy: str("created_by"), LastUpdatedUserID: str("last_updated_by")})
 	}
-	// The CLI under test names the provider by its own registry, and refuses a state written
-	// by a newer CLI than itself (Terraform 1.5.7 one of 1.11.4): the state takes the CLI's own
-	// address and version, as if that CLI had written it. The provider's part is untouched.
-	state := strings.ReplaceAll(string(body), fixture.Resources[0].Provider, `provider["`+acceptanceCLI.providerAddress()+`"]`)
-	state = regexp.MustCompile(`"terraform_version": "[^"]*"`).ReplaceAllString(state, `"terraform_version": "`+acceptanceCLI.Version.String()+`"`)
-	w.write("terraform.tfstate", state)
-
-	m.ResetCounters()
-	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Fatalf("the plan of a version 0 state is not empty (exit %d):\n%s", code, out)
-	}
-	w.mustRun(nil, "apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
-	if n := writes(m); n != 0 {
-		t.Errorf("plan and refresh of a version 0 state sent %d writes, want none", n)
-	}
-	var withBlock fixtureState
-	if err := json.Unmarshal([]byte(w.read("terraform.tfstate")), &withBlock); err != nil || len(withBlock.Resources) != 1 {
-		t.Fatalf("the upgraded state: %v", err)
-	}
-	if block, ok := withBlock.Resources[0].Instances[0].Attributes[timeoutsAttribute]; !ok || block != nil {
+	upgradedVersion, upgradedAttrs := refreshed.instance()
+	if block, ok := upgradedAttrs[timeoutsAttribute]; !ok || block != nil {
 		t.Errorf("the upgraded state's timeouts block is %v (present: %t), want null", block, ok)
 	}
-	upgraded := readV0State(t, []byte(w.read("terraform.tfstate"))).Resources[0].Instances[0]
 	want := []string{"destination_type", "enabled", "event_name", "event_streams_environment_id", "event_streams_environment_name",
 		"event_streams_topic", "id", "log_level"}
-	if upgraded.SchemaVersion != accountSchemaVersion {
-		t.Errorf("schema version %d after the refresh, want %d", upgraded.SchemaVersion, accountSchemaVersion)
+	if upgradedVersion != accountSchemaVersion {
+		t.Errorf("schema version %d after the refresh, want %d", upgradedVersion, accountSchemaVersion)
 	}
-	for key, e := range upgraded.Attributes.Subscriptions {
-		got := slices.Sorted(func(yield func(string) bool) {
-			for k := range e {
-				if !yield(k) {
-					return
-				}
-			}
-		})
+	upgraded, _ := refreshed.entries()
+	if len(upgraded) != len(entries) {
+		t.Errorf("the upgraded state holds %d entries, want %d", len(upgraded), len(entries))
+	}
+	for key, e := range upgraded {
+		got := slices.Sorted(maps.Keys(e))
 		if !slices.Equal(got, want) {
 			t.Errorf("entry %s holds %v after the upgrade, want %v", key, got, want)
 		}
-		if id := inst.Attributes.Subscriptions[key]["id"]; e["id"] != id {
+		if id := entries[key]["id"]; e["id"] != id {
 			t.Errorf("entry %s holds id %v after the upgrade, want %v", key, e["id"], id)
 		}
 	}

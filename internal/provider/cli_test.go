@@ -231,14 +231,22 @@ type cliWorkspace struct {
 // acceptance tests' one (TF_ACC_TERRAFORM_PATH): Terraform or OpenTofu.
 func newCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 	t.Helper()
+	w := newBareCLIWorkspace(t, m)
+	w.env = append(w.env, "TF_CLI_CONFIG_FILE="+writeDevOverrides(t, t.TempDir(), buildProvider(t)))
+	return w
+}
+
+// newBareCLIWorkspace is newCLIWorkspace without a provider: no binary is built, and the CLI
+// configuration file is empty (the CLI runs of cli_inprocess_test.go serve the provider from
+// this process instead).
+func newBareCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
+	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
-	bin := buildProvider(t)
 	dir := t.TempDir()
-	rc := writeDevOverrides(t, dir, bin)
 	env := []string{
-		"TF_CLI_CONFIG_FILE=" + rc,
+		"TF_CLI_CONFIG_FILE=" + os.DevNull,
 		"TF_IN_AUTOMATION=1",
 		"CHECKPOINT_DISABLE=1",
 		"EVENTNOTIFY_ACCOUNT_ID=" + testAccount,

@@ -6,6 +6,7 @@ package provider
 // account resource's own helpers stay beside its tests (account_subscriptions_*_test.go).
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/big"
@@ -70,6 +71,7 @@ func fromHarness(m *testsupport.Mock) *testMock {
 // unless the test changes a field. String renders it as HCL; tests change
 // the fields, never the rendered text.
 type providerConfig struct {
+	localName            string // the block's provider name; "" is eventnotify
 	accountID            string
 	baseURL, authURL     string
 	credentials          string // HCL lines
@@ -94,7 +96,7 @@ func (m *testMock) providerConfig(extra ...string) providerConfig {
 // String renders the provider block.
 func (p providerConfig) String() string {
 	return fmt.Sprintf(`
-provider "eventnotify" {
+provider %q {
   account_id              = %q
   base_url                = %q
   auth_url                = %q
@@ -103,7 +105,7 @@ provider "eventnotify" {
   %s
   %s
 }
-`, p.accountID, p.baseURL, p.authURL, p.maxRequestsPerSecond, p.maxRetries, p.credentials, strings.Join(p.extra, "\n  "))
+`, cmp.Or(p.localName, "eventnotify"), p.accountID, p.baseURL, p.authURL, p.maxRequestsPerSecond, p.maxRetries, p.credentials, strings.Join(p.extra, "\n  "))
 }
 
 // providerBlock renders the mock's default provider block; extra lines are

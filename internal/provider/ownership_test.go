@@ -95,12 +95,44 @@ func TestAccOwnership_failedCreateNeverClaimsATwin(t *testing.T) {
 }
 
 // TestAccOwnership_createBeforeDestroyReplace replaces a create_before_destroy subscription
-// (tainted, as -replace does) while the new one's create is answered 503 before any work: the
-// old subscription, which is about to be destroyed, is not adopted as the new one; the apply
-// ends with the new subscription on the service and in state.
+// (tainted, as -replace does) while the new one's create meets a fault: the old subscription,
+// which is about to be destroyed, is never taken as the new one; the apply ends with the new
+// subscription on the service and in state, and destroy leaves nothing.
 func TestAccOwnership_createBeforeDestroyReplace(t *testing.T) {
-	m := newTestMock(t)
-	config := m.providerBlock() + `
+	tests := []struct {
+		name  string
+		fault mockserver.Fault
+		// fired fails when the fault did not act as the case means.
+		fired func(m *testMock) error
+	}{
+		{
+			// The old subscription is not adopted as the lost create's.
+			name:  "create answered 503 before any work",
+			fault: mockserver.Fault{Status: http.StatusServiceUnavailable, Count: 1},
+			fired: func(m *testMock) error {
+				if n := m.statusCount(http.MethodPost, mockserver.RouteSubscriptions, http.StatusServiceUnavailable); n != 1 {
+					return fmt.Errorf("%d creates answered 503, want 1: the fault did not fire", n)
+				}
+				return nil
+			},
+		},
+		{
+			// The create's answer lists the whole account, the old subscription included: the
+			// new resource keeps its own subscription, never the one about to be deleted.
+			name:  "create answer lists the whole account",
+			fault: mockserver.Fault{AfterWork: true, ListAccount: true, Count: 1},
+			fired: func(m *testMock) error {
+				if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != 2 {
+					return fmt.Errorf("%d create requests, want 2 (one per apply)", c)
+				}
+				return nil
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestMock(t)
+			config := m.providerBlock() + `
 resource "eventnotify_subscription" "test" {
   event_name       = "ATOM.STATUS"
   destination_type = "EVENT_STREAMS"
@@ -110,43 +142,45 @@ resource "eventnotify_subscription" "test" {
   }
 }
 `
-	var oldID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: settleFactories(nil),
-		CheckDestroy:             m.checkMockEmpty(),
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check: resource.ComposeTestCheckFunc(m.checkStateMatchesMock(1), func(s *terraform.State) error {
-					oldID = stateID(s, "test")
-					return nil
-				}),
-			},
-			{
-				PreConfig: func() {
-					// Three minutes after the first create: within two minutes the old
-					// subscription would leave the lost create's outcome unknown.
-					m.SetClockOffset(3 * time.Minute)
-					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
-						Status: http.StatusServiceUnavailable, Count: 1})
-				},
-				Taint:  []string{"eventnotify_subscription.test"},
-				Config: config,
-				Check: resource.ComposeTestCheckFunc(
-					m.checkStateMatchesMock(1),
-					func(s *terraform.State) error {
-						if id := stateID(s, "test"); id == oldID {
-							return fmt.Errorf("state keeps the replaced subscription %s", id)
-						}
-						if n := m.statusCount(http.MethodPost, mockserver.RouteSubscriptions, http.StatusServiceUnavailable); n != 1 {
-							return fmt.Errorf("%d creates answered 503, want 1: the fault did not fire", n)
-						}
-						return nil
+			var oldID string
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: settleFactories(nil),
+				CheckDestroy:             m.checkMockEmpty(),
+				Steps: []resource.TestStep{
+					{
+						Config: config,
+						Check: resource.ComposeTestCheckFunc(m.checkStateMatchesMock(1), func(s *terraform.State) error {
+							oldID = stateID(s, "test")
+							return nil
+						}),
 					},
-				),
-			},
-		},
-	})
+					{
+						PreConfig: func() {
+							// Three minutes after the first create: within two minutes the old
+							// subscription would leave the lost create's outcome unknown, and one
+							// dated within the second before the request cannot be told from
+							// the request's own.
+							m.SetClockOffset(3 * time.Minute)
+							f := tc.fault
+							f.Method, f.Route = http.MethodPost, mockserver.RouteSubscriptions
+							m.InjectFault(f)
+						},
+						Taint:  []string{"eventnotify_subscription.test"},
+						Config: config,
+						Check: resource.ComposeTestCheckFunc(
+							m.checkStateMatchesMock(1),
+							func(s *terraform.State) error {
+								if id := stateID(s, "test"); id == oldID {
+									return fmt.Errorf("state holds the replaced (deleted) subscription %s", id)
+								}
+								return tc.fired(m)
+							},
+						),
+					},
+				},
+			})
+		})
+	}
 }
 
 // TestAccOwnership_createAnswerListsFewer sends ten creates in one request, whose 201 lists

@@ -17,64 +17,10 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// The adoption window, second round (issue 30): a create answer that lists the whole account,
-// a Date header off the clock that dates subscriptions, and identical subscriptions with
-// several lost answers.
-
-// TestAccOwnership_createAnswerListsAccount replaces a create_before_destroy subscription
-// (tainted, as -replace does) while the new one's create answer lists the whole account, the
-// old subscription included: the new resource keeps its own subscription, never the one about
-// to be deleted, and the service holds exactly what state holds.
-func TestAccOwnership_createAnswerListsAccount(t *testing.T) {
-	m := newTestMock(t)
-	config := m.providerBlock() + `
-resource "eventnotify_subscription" "test" {
-  event_name       = "ATOM.STATUS"
-  destination_type = "EVENT_STREAMS"
-  log_level        = "ERROR"
-  lifecycle {
-    create_before_destroy = true
-  }
-}
-`
-	var oldID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: settleFactories(nil),
-		CheckDestroy:             m.checkMockEmpty(),
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check: resource.ComposeTestCheckFunc(m.checkStateMatchesMock(1), func(s *terraform.State) error {
-					oldID = stateID(s, "test")
-					return nil
-				}),
-			},
-			{
-				PreConfig: func() {
-					// Three minutes later: an old subscription dated within the second
-					// before the request cannot be told from the request's own.
-					m.SetClockOffset(3 * time.Minute)
-					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
-						AfterWork: true, ListAccount: true, Count: 1})
-				},
-				Taint:  []string{"eventnotify_subscription.test"},
-				Config: config,
-				Check: resource.ComposeTestCheckFunc(
-					m.checkStateMatchesMock(1),
-					func(s *terraform.State) error {
-						if id := stateID(s, "test"); id == oldID {
-							return fmt.Errorf("state holds the replaced (deleted) subscription %s", id)
-						}
-						if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != 2 {
-							return fmt.Errorf("%d create requests, want 2 (one per apply)", c)
-						}
-						return nil
-					},
-				),
-			},
-		},
-	})
-}
+// The adoption window, second round (issue 30): a Date header off the clock that dates
+// subscriptions, identical subscriptions with several lost answers, and a look-alike created
+// after the answer. A create answer that lists the whole account is a case of
+// TestAccOwnership_createBeforeDestroyReplace.
 
 // TestAccOwnership_dateAheadNoSecondCopy loses the answer of a create that the service carried
 // out, while its Date header runs two seconds ahead of the clock that dates subscriptions: the
@@ -149,8 +95,10 @@ func TestAccOwnership_identicalLostAnswersSettleTogether(t *testing.T) {
 // TestAccOwnership_lookAlikeAfterTheAnswer loses a create's answer before any work (502), and
 // during the grace period another writer (another run on the same account, same user, same
 // content) creates its subscription, which the service dates after the failed answer came
-// back. It is adopted only with a warning (client-level: TestMockCreateLostAdoptionWindow); the
-// service holds exactly what state holds, nothing is created twice, and destroy leaves nothing.
+// back. It is adopted only with a warning (client-level: TestMockCreateLostAdoptionWindow; at
+// the CLI, with the other writer a second provider configuration:
+// TestAccOwnership_twoConfigurationsRace); the service holds exactly what state holds, nothing
+// is created twice, and destroy leaves nothing.
 func TestAccOwnership_lookAlikeAfterTheAnswer(t *testing.T) {
 	m := newTestMock(t)
 	var other string
