@@ -234,7 +234,9 @@ func stringValue(v tftypes.Value) (types.String, bool) {
 	return types.StringValue(s), true
 }
 
-// readResource is ReadResource of a state without private data or identity.
+// readResource is ReadResource of a state without private data or identity: what
+// AccountSubscriptionsResource.Read does for such a state, which says so where it could
+// change.
 func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, bool) {
 	data := a.provider.configured.Load()
 	if data == nil || len(req.Private) > 0 || req.CurrentIdentity != nil {
@@ -362,12 +364,11 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 	if !ok || config.subscriptions == nil || len(config.subscriptions) != len(held.subscriptions) {
 		return nil, false
 	}
-	// ModifyPlan plans the provider's account where the configuration has none.
-	if config.accountID.IsNull() {
-		account, ok := stringValue(held.accountID)
-		if !ok || account.ValueString() != data.account(types.StringNull()) {
-			return nil, false
-		}
+	// ModifyPlan plans the provider's account where the configuration has none
+	// (planDefaultAccount), and refuses another account than a pre-issued JWT's.
+	account, ok := stringValue(held.accountID)
+	if !ok || (config.accountID.IsNull() || data.preIssuedJWT) && account.ValueString() != data.account(types.StringNull()) {
+		return nil, false
 	}
 	// The schema's defaults apply where the configuration leaves an attribute out: the state
 	// must hold them there. (Terraform proposes the configuration's keys, so they are the
@@ -382,7 +383,6 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 		}
 	}
 	a.answered.plan.Add(1)
-	account, _ := stringValue(held.accountID)
 	holding := data.holders.holdAccount(account.ValueString(), sortedKeys(held.subscriptions),
 		entryIDsFromTerraform(held.subscriptions))
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, Diagnostics: protocolDiagnostics(holding)}, true
