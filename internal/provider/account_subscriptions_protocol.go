@@ -45,9 +45,10 @@ import (
 // subscriptions: 0.125 s today). After each upgrade of terraform-plugin-framework, run
 // BenchmarkAccountSubscriptions1000; once the framework's validate (counted twice), read and
 // plan take less than that much longer than the fast path's, delete this file,
-// account_subscriptions_protocol_defaults.go, protocol_server.go (ProtocolServer becomes
-// providerserver.NewProtocol6WithError) and their tests. UpgradeResourceState's fast path
-// went by that rule: it saved 95 ms (122 ms against 27).
+// account_subscriptions_protocol_defaults.go, the three methods of protocolServer that call
+// accountProtocol (protocol_server.go; protocolServer stays, it counts the writes in flight:
+// writes_in_flight.go) and their tests. UpgradeResourceState's fast path went by that rule
+// (DESIGN.md, decision log).
 type accountProtocol struct {
 	provider *EventNotifyProvider
 	typeName string         // eventnotify_account_subscriptions
