@@ -258,14 +258,14 @@ func configFor(seeded []mockserver.Subscription) string {
 	return b.String()
 }
 
-// TestAccAccountSubscriptions_adoptByImport adopts an account of 40
+// TestAccAccountSubscriptions_importAccount imports an account of 40
 // subscriptions made outside Terraform: `terraform import` with the account
 // id fills the map keyed by subscription id, a configuration with those keys
 // plans no change, nothing is written, a second import verifies against the
 // state, and an import block plans a no-op. A malformed import id is refused.
 // Moving the 40 entries to keys of the user's choice writes nothing and keeps
 // every id. Destroy empties the account in one request.
-func TestAccAccountSubscriptions_adoptByImport(t *testing.T) {
+func TestAccAccountSubscriptions_importAccount(t *testing.T) {
 	m := newTestMock(t)
 	seeded := seedAccount(m, 40)
 	config := m.providerBlock() + configFor(seeded)
@@ -303,7 +303,7 @@ func TestAccAccountSubscriptions_adoptByImport(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(m.checkAcctStateMatchesMock(40), func(*terraform.State) error {
 					if w := m.writes(); w.total() != 0 {
-						return fmt.Errorf("adopting the account made %s, want none", w)
+						return fmt.Errorf("importing the account made %s, want none", w)
 					}
 					return nil
 				}),
