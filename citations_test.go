@@ -20,7 +20,8 @@ var citedFile = regexp.MustCompile("(^|[\\s(`'\"])([A-Za-z0-9][A-Za-z0-9_./-]*\\
 // internal/docscheck).
 var developerPages = []string{"BENCHMARKS.md", "CONTRIBUTING.md", "DESIGN.md", "README.md", "SECURITY.md", "SERVICE.md"}
 
-// repoFiles lists the repository's files (paths from the root, with /) and their base names.
+// repoFiles lists the repository's files (paths from the root, with /) and their base names,
+// outside hidden folders and build outputs.
 func repoFiles(t *testing.T) (paths, names map[string]bool) {
 	t.Helper()
 	paths, names = map[string]bool{}, map[string]bool{}
@@ -28,7 +29,9 @@ func repoFiles(t *testing.T) (paths, names map[string]bool) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "bin" || d.Name() == "dist") {
+		// Hidden folders (.git, and the tools, demo and benchmark scratch space that
+		// .gitignore lists) and build outputs are not the repository's.
+		if d.IsDir() && p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "bin" || d.Name() == "dist") {
 			return filepath.SkipDir
 		}
 		paths[filepath.ToSlash(p)] = true
