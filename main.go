@@ -41,6 +41,8 @@ func main() {
 		return provider.WaitForWrites(ctx, signalQuiet)
 	}, signalLimit, os.Exit)
 
+	// provider.ProtocolServer, not the framework's server alone: it counts the writes in
+	// flight that WaitForWrites waits for (internal/provider/writes_in_flight.go).
 	server, err := provider.ProtocolServer(providerVersion())()
 	if err != nil {
 		log.Fatal(err.Error())

@@ -211,7 +211,7 @@ func difference(a, b []string) []string {
 
 // TestAccAccountSubscriptions_createListingMisreports creates the resource on an account that
 // already holds its 150 subscriptions, while page 0 of the listing once claims to be the
-// last: the account is listed again, every subscription is adopted, and nothing is written
+// last: the account is listed again, every subscription is taken over, and nothing is written
 // (a create that trusted page 0 would make a second copy of the 50 on page 1).
 func TestAccAccountSubscriptions_createListingMisreports(t *testing.T) {
 	m := newTestMock(t)
@@ -224,7 +224,7 @@ func TestAccAccountSubscriptions_createListingMisreports(t *testing.T) {
 			Config: m.providerBlock() + configFor(seeded),
 			Check: resource.ComposeTestCheckFunc(m.checkAcctSameAsMock(150), m.checkNoTwins(), func(*terraform.State) error {
 				if w := m.writes(); w.total() != 0 {
-					return fmt.Errorf("adopting the account made %s, want none", w)
+					return fmt.Errorf("taking over the account made %s, want none", w)
 				}
 				return nil
 			}),

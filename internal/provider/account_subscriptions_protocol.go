@@ -45,9 +45,10 @@ import (
 // subscriptions: 0.125 s today). After each upgrade of terraform-plugin-framework, run
 // BenchmarkAccountSubscriptions1000; once the framework's validate (counted twice), read and
 // plan take less than that much longer than the fast path's, delete this file,
-// account_subscriptions_protocol_defaults.go, protocol_server.go (ProtocolServer becomes
-// providerserver.NewProtocol6WithError) and their tests. UpgradeResourceState's fast path
-// went by that rule: it saved 95 ms (122 ms against 27).
+// account_subscriptions_protocol_defaults.go, the three methods of protocolServer that call
+// accountProtocol (protocol_server.go; protocolServer stays, it counts the writes in flight:
+// writes_in_flight.go) and their tests. UpgradeResourceState's fast path went by that rule
+// (DESIGN.md, decision log).
 type accountProtocol struct {
 	provider *EventNotifyProvider
 	typeName string         // eventnotify_account_subscriptions
@@ -234,7 +235,9 @@ func stringValue(v tftypes.Value) (types.String, bool) {
 	return types.StringValue(s), true
 }
 
-// readResource is ReadResource of a state without private data or identity.
+// readResource is ReadResource of a state without private data or identity: what
+// AccountSubscriptionsResource.Read does for such a state, which says so where it could
+// change.
 func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, bool) {
 	data := a.provider.configured.Load()
 	if data == nil || len(req.Private) > 0 || req.CurrentIdentity != nil {
@@ -362,12 +365,11 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 	if !ok || config.subscriptions == nil || len(config.subscriptions) != len(held.subscriptions) {
 		return nil, false
 	}
-	// ModifyPlan plans the provider's account where the configuration has none.
-	if config.accountID.IsNull() {
-		account, ok := stringValue(held.accountID)
-		if !ok || account.ValueString() != data.account(types.StringNull()) {
-			return nil, false
-		}
+	// ModifyPlan plans the provider's account where the configuration has none
+	// (planDefaultAccount), and refuses another account than a pre-issued JWT's.
+	account, ok := stringValue(held.accountID)
+	if !ok || (config.accountID.IsNull() || data.preIssuedJWT) && account.ValueString() != data.account(types.StringNull()) {
+		return nil, false
 	}
 	// The schema's defaults apply where the configuration leaves an attribute out: the state
 	// must hold them there. (Terraform proposes the configuration's keys, so they are the
@@ -382,7 +384,6 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 		}
 	}
 	a.answered.plan.Add(1)
-	account, _ := stringValue(held.accountID)
 	holding := data.holders.holdAccount(account.ValueString(), sortedKeys(held.subscriptions),
 		entryIDsFromTerraform(held.subscriptions))
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, Diagnostics: protocolDiagnostics(holding)}, true

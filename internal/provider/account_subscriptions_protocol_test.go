@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -612,4 +613,51 @@ func withTimeouts(top map[string]any, block any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// TestAccountProtocol_planPreIssuedJWTOtherAccount: a provider with a pre-issued JWT refuses,
+// at plan time, a resource of another account (planDefaultAccount), also when nothing
+// changes and the state names that account: the fast path leaves that plan to the framework,
+// so both answer the one error. (The fast path answered it with no diagnostic before: a plan
+// with -refresh=false passed where the framework fails.)
+func TestAccountProtocol_planPreIssuedJWTOtherAccount(t *testing.T) {
+	m := newTestMock(t)
+	subs := seedKinds(m)
+	reference, ok := New("test")().(*EventNotifyProvider)
+	if !ok {
+		t.Fatal("New does not return an *EventNotifyProvider")
+	}
+	args := mockProviderArgs(m)
+	delete(args, "username")
+	delete(args, "password")
+	args["jwt"] = tftypes.NewValue(tftypes.String, m.IssueJWT(testAccount, testUser, time.Now().Add(time.Hour)))
+	framework := newListServerFrom(t, providerserver.NewProtocol6WithError(reference))
+	framework.configure(args)
+	fast := newListServer(t)
+	fast.configure(args)
+	ps, ok := fast.server.(*protocolServer)
+	if !ok {
+		t.Fatalf("ProtocolServer serves %T", fast.server)
+	}
+	tw := &twinServers{t: t, framework: framework, fast: fast, protocol: ps.account, reference: reference}
+	for _, account := range []string{"other-account", testAccount} {
+		t.Run(account, func(t *testing.T) {
+			tw.t = t
+			prior := tw.account(map[string]any{"id": account, "account_id": account}, byID(subs, stateEntry))
+			config := tw.account(map[string]any{"account_id": account}, byID(subs, configEntry))
+			req := &tfprotov6.PlanResourceChangeRequest{TypeName: tw.protocol.typeName, PriorState: tw.dynamic(prior),
+				ProposedNewState: tw.dynamic(prior), Config: tw.dynamic(config)}
+			wantFast := account == testAccount
+			frameworkResp, fastResp := answerBoth(tw, wantFast, func() *tfprotov6.PlanResourceChangeRequest { return req },
+				func(r *tfprotov6.PlanResourceChangeRequest) bool {
+					_, ok := tw.protocol.planResourceChange(context.Background(), r)
+					return ok
+				}, frameworkServer.PlanResourceChange)
+			tw.sameDiagnostics("PlanResourceChange", frameworkResp.Diagnostics, fastResp.Diagnostics)
+			got := diagnosticSet(fastResp.Diagnostics)
+			if wantError := !wantFast; wantError != (len(got) == 1 && strings.HasPrefix(got[0], "ERROR|No JWT for this account|")) {
+				t.Fatalf("diagnostics %q; want the pre-issued JWT's error: %t", got, wantError)
+			}
+		})
+	}
 }

@@ -19,6 +19,10 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
+// The protocol fast path (accountProtocol, account_subscriptions_protocol.go) answers this
+// resource's ValidateResourceConfig with the attributes' own validators only: a
+// ValidateConfig or ConfigValidators added here would be skipped on that path unless
+// accountProtocol.validateResourceConfig calls it too.
 var (
 	_ resource.ResourceWithConfigure   = &AccountSubscriptionsResource{}
 	_ resource.ResourceWithImportState = &AccountSubscriptionsResource{}
@@ -33,9 +37,12 @@ var (
 //
 // Writes are bounded whatever the map's size: one createSubscriptions per
 // max_batch_size new entries, one bulk delete per max_batch_size removed ones,
-// and one updateSubscription per changed entry (the bulk update answers only
-// statuses, so reading the new values back would cost more than it saves).
-// Entries whose inputs are unchanged, also under a new key, cost nothing.
+// and one bulk update per max_batch_size changed ones (one updateSubscription
+// each where the service refuses the bulk update's shape). The bulk update
+// answers only statuses, and an entry holds nothing the service sets on an
+// update, so nothing is read back. Entries whose inputs are unchanged, also
+// under a new key, cost nothing. The writes are in
+// account_subscriptions_converge.go; DESIGN.md's code map names the rest.
 type AccountSubscriptionsResource struct {
 	data *providerData
 }
@@ -60,6 +67,11 @@ func (r *AccountSubscriptionsResource) Metadata(_ context.Context, req resource.
 }
 
 // Schema describes the resource.
+//
+// The fast path's no-change plan (accountProtocol.planResourceChange) reads the defaults from
+// this schema, and assumes that its plan modifiers keep a known prior value that the
+// configuration does not change (UseStateForUnknown and RequiresReplace do). A plan modifier
+// that changes such a value, or marks it unknown, must be mirrored there.
 func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Version: accountSchemaVersion,
@@ -106,6 +118,17 @@ func (r *AccountSubscriptionsResource) Configure(_ context.Context, req resource
 // entry whose settings the service delivers nowhere (accountSettingWarnings) and, on
 // create, the subscriptions of the account that the apply deletes
 // (takeoverWarnings).
+//
+// The protocol fast path depends on what this does for a plan that changes nothing:
+// accountProtocol.planResourceChange (account_subscriptions_protocol.go) answers such a plan
+// without calling it, with the prior state as the plan and the holders' warnings
+// (holdAccount) as its only diagnostics. It holds while, for a configuration equal to the
+// state, nothing here changes a value, warns or fails: the account is the state's
+// (planDefaultAccount), the settings' warnings are for changed settings
+// (accountSettingWarnings), event names in state are not checked (checkAccountEventNames),
+// and every entry keeps its held id. Whatever is added here that acts on an unchanged plan
+// must be done in planResourceChange too, or make it leave the plan to the framework;
+// TestAccountProtocol_planMatchesFramework compares the two answers.
 func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
@@ -212,6 +235,11 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 
 // Read lists the account (listSubscribedEventsForAccount, page by page) and
 // refreshes every entry by its subscription's id (refreshEntries).
+//
+// The protocol fast path depends on what this does for a state without private data:
+// accountProtocol.readResource answers such a Read itself with refreshEntries
+// (account_subscriptions_protocol.go). Whatever is added here for a state without private
+// data must be done there too; TestAccountProtocol_readMatchesFramework compares the two.
 func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

@@ -258,14 +258,14 @@ func configFor(seeded []mockserver.Subscription) string {
 	return b.String()
 }
 
-// TestAccAccountSubscriptions_adoptByImport adopts an account of 40
+// TestAccAccountSubscriptions_importAccount imports an account of 40
 // subscriptions made outside Terraform: `terraform import` with the account
 // id fills the map keyed by subscription id, a configuration with those keys
 // plans no change, nothing is written, a second import verifies against the
 // state, and an import block plans a no-op. A malformed import id is refused.
 // Moving the 40 entries to keys of the user's choice writes nothing and keeps
 // every id. Destroy empties the account in one request.
-func TestAccAccountSubscriptions_adoptByImport(t *testing.T) {
+func TestAccAccountSubscriptions_importAccount(t *testing.T) {
 	m := newTestMock(t)
 	seeded := seedAccount(m, 40)
 	config := m.providerBlock() + configFor(seeded)
@@ -303,7 +303,7 @@ func TestAccAccountSubscriptions_adoptByImport(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(m.checkAcctStateMatchesMock(40), func(*terraform.State) error {
 					if w := m.writes(); w.total() != 0 {
-						return fmt.Errorf("adopting the account made %s, want none", w)
+						return fmt.Errorf("importing the account made %s, want none", w)
 					}
 					return nil
 				}),
@@ -362,46 +362,51 @@ func TestAccAccountSubscriptions_generateConfig(t *testing.T) {
 	}
 }
 
+// convergeEntries are the entries of the TestAccAccountSubscriptions_converge* tests: a is
+// like a subscription the account may already hold (in another spelling); bInfo is b with
+// another log level; c2 is c under another key; d, e and f replace a and c2.
+type convergeEntries struct{ a, b, bInfo, c, c2, d, e, f acctEntry }
+
+// newConvergeEntries returns the entries of the TestAccAccountSubscriptions_converge* tests.
+func newConvergeEntries() convergeEntries {
+	x := convergeEntries{
+		a: acctEntry{key: "a", event: "ATOM.STATUS", level: "ERROR", topic: "alerts"},
+		b: acctEntry{key: "b", event: "PROCESS.EXECUTION", level: "WARNING", topic: "processes"},
+		c: acctEntry{key: "c", event: "ATOM.STATUS", level: "INFO", topic: "audit", disabled: true},
+		d: acctEntry{key: "d", event: "ENVIRONMENT.ALERT", level: "ERROR", topic: "d"},
+		e: acctEntry{key: "e", event: "ENVIRONMENT.ALERT", level: "INFO", topic: "e"},
+		f: acctEntry{key: "f", event: "ATOM.DEPLOYMENT", level: "INFO"},
+	}
+	x.bInfo, x.c2 = x.b, x.c
+	x.bInfo.level, x.c2.key = "INFO", "c2"
+	return x
+}
+
 // TestAccAccountSubscriptions_converge takes over an account that holds two
 // other subscriptions and one like an entry (in another spelling), and
-// follows the configuration through its changes, counting the write requests
-// of every step:
-//   - create with 3 entries: the one alike is adopted, one create and one bulk
-//     delete do the rest (at most 3 writes);
-//   - one entry's log level changed: one update, the id kept;
-//   - a key renamed: no write, the id kept;
-//   - no change: no write;
-//   - a subscription added outside Terraform: the plan shows its removal, one
-//     bulk delete removes it;
-//   - a subscription deleted outside Terraform: one create brings it back;
-//   - 3 entries added and 2 removed: one create and one bulk delete;
-//   - destroy: the account is empty.
+// follows the configuration through changes made in Terraform, counting the
+// write requests of every step. Drift from outside Terraform is
+// TestAccAccountSubscriptions_convergeDrift; adding and removing several
+// entries at once, and destroy, TestAccAccountSubscriptions_convergeAddRemove.
 func TestAccAccountSubscriptions_converge(t *testing.T) {
 	m := newTestMock(t)
 	others := seedAccount(m, 2)
 	existingA := m.PutSubscription(testAccount, mockserver.Subscription{EventName: "Atom.Status", DestinationType: "EVENT_STREAMS",
 		LogLevel: "ERROR", EventStreamsTopic: "alerts", Enabled: true})
 	sw := &stepWrites{t: t, m: m}
-	a := acctEntry{key: "a", event: "ATOM.STATUS", level: "ERROR", topic: "alerts"}
-	b := acctEntry{key: "b", event: "PROCESS.EXECUTION", level: "WARNING", topic: "processes"}
-	c := acctEntry{key: "c", event: "ATOM.STATUS", level: "INFO", topic: "audit", disabled: true}
-	bInfo, c2 := b, c
-	bInfo.level, c2.key = "INFO", "c2"
-	d := acctEntry{key: "d", event: "ENVIRONMENT.ALERT", level: "ERROR", topic: "d"}
-	e := acctEntry{key: "e", event: "ENVIRONMENT.ALERT", level: "INFO", topic: "e"}
-	f := acctEntry{key: "f", event: "ATOM.DEPLOYMENT", level: "INFO"}
+	x := newConvergeEntries()
 	config := func(entries ...acctEntry) string { return m.providerBlock() + acctConfig(entries...) }
 	sameB := statecheck.CompareValue(compare.ValuesSame())
 	sameC := statecheck.CompareValue(compare.ValuesSame())
-	var outOfBand mockserver.Subscription
-	var deletedID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{
 			{
+				// Step 1, create with 3 entries: the one alike is taken over, one create
+				// and one bulk delete do the rest (at most 3 writes).
 				PreConfig: sw.mark,
-				Config:    config(a, b, c),
+				Config:    config(x.a, x.b, x.c),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionCreate),
 				}},
@@ -427,8 +432,9 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 				),
 			},
 			{
+				// Step 2, one entry's log level changed: one update, the id kept.
 				PreConfig: sw.mark,
-				Config:    config(a, bInfo, c),
+				Config:    config(x.a, x.bInfo, x.c),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
 					expectIDKept("b", "b"),
@@ -448,8 +454,9 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 					}),
 			},
 			{
+				// Step 3, a key renamed: no write, the id kept.
 				PreConfig: sw.mark,
-				Config:    config(a, bInfo, c2),
+				Config:    config(x.a, x.bInfo, x.c2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
 					expectIDKept("c", "c2"),
@@ -460,20 +467,48 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(sw.expect("rename a key", writeCounts{}), m.checkAcctStateMatchesMock(3)),
 			},
 			{
+				// Step 4, no change: no write.
 				PreConfig: sw.mark,
-				Config:    config(a, bInfo, c2),
+				Config:    config(x.a, x.bInfo, x.c2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
 				Check: sw.expect("no change", writeCounts{}),
 			},
+		},
+	})
+}
+
+// TestAccAccountSubscriptions_convergeDrift follows the account resource through changes
+// made outside Terraform, counting the write requests of every step:
+//   - a subscription added outside Terraform: the plan shows its removal, one
+//     bulk delete removes it;
+//   - a subscription deleted outside Terraform: one create brings it back.
+func TestAccAccountSubscriptions_convergeDrift(t *testing.T) {
+	m := newTestMock(t)
+	sw := &stepWrites{t: t, m: m}
+	x := newConvergeEntries()
+	config := m.providerBlock() + acctConfig(x.a, x.bInfo, x.c2)
+	var outOfBand mockserver.Subscription
+	var deletedID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
 			{
+				// Step 1, the starting point: 3 entries on an empty account.
+				Config: config,
+				Check:  m.checkAcctStateMatchesMock(3),
+			},
+			{
+				// Step 2, a subscription added outside Terraform: the refreshed state holds it
+				// under its id, the plan removes it, one bulk delete does.
 				PreConfig: func() {
 					sw.mark()
 					outOfBand = m.PutSubscription(testAccount, mockserver.Subscription{EventName: "ATOM.STATUS",
 						DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", EventStreamsTopic: "rogue", Enabled: true})
 				},
-				Config: config(a, bInfo, c2),
+				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
 					planCheck(func(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
@@ -500,13 +535,15 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 				),
 			},
 			{
+				// Step 3, a subscription deleted outside Terraform: the plan gives its entry an
+				// unknown id, one create brings it back under a new id.
 				PreConfig: func() {
 					sw.mark()
 					if !m.DeleteSubscriptionDirect(testAccount, deletedID) {
 						t.Errorf("subscription %s of entry a did not exist", deletedID)
 					}
 				},
-				Config: config(a, bInfo, c2),
+				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(acctAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(acctAddr, acctSubPath("a", "id")),
@@ -522,18 +559,41 @@ func TestAccAccountSubscriptions_converge(t *testing.T) {
 					},
 				),
 			},
+		},
+	})
+}
+
+// TestAccAccountSubscriptions_convergeAddRemove adds 3 entries and removes 2 in one apply
+// (one create and one bulk delete), then destroys the resource: the account is empty, also of
+// what was added since the last refresh.
+func TestAccAccountSubscriptions_convergeAddRemove(t *testing.T) {
+	m := newTestMock(t)
+	sw := &stepWrites{t: t, m: m}
+	x := newConvergeEntries()
+	config := func(entries ...acctEntry) string { return m.providerBlock() + acctConfig(entries...) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
 			{
+				// Step 1, the starting point: 3 entries on an empty account.
+				Config: config(x.a, x.bInfo, x.c2),
+				Check:  m.checkAcctStateMatchesMock(3),
+			},
+			{
+				// Step 2, 3 entries added and 2 removed: one create and one bulk delete.
 				PreConfig: sw.mark,
-				Config:    config(bInfo, d, e, f),
+				Config:    config(x.bInfo, x.d, x.e, x.f),
 				Check:     resource.ComposeTestCheckFunc(sw.expect("add 3, remove 2", writeCounts{post: 1, patch: 1}), m.checkAcctStateMatchesMock(4)),
 			},
 			{
-				// Destroy takes the whole account, also what was added since the last refresh.
+				// Step 3, destroy takes the whole account, also what was added since the last
+				// refresh (CheckDestroy: the account is empty).
 				PreConfig: func() {
 					m.PutSubscription(testAccount, mockserver.Subscription{EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS",
 						LogLevel: "INFO", Enabled: true})
 				},
-				Config:  config(bInfo, d, e, f),
+				Config:  config(x.bInfo, x.d, x.e, x.f),
 				Destroy: true,
 			},
 		},

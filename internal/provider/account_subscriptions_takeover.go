@@ -104,36 +104,37 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 	if len(deleted) > 0 {
 		diags.AddWarning(takeoverSummary(acct, len(deleted), len(opaque) > 0), takeoverDetail(acct, deleted, len(opaque) > 0))
 	}
-	var adopted []adoption
+	var takenOver []entryTakeover
 	for _, key := range sortedKeys(planned) {
 		hk, kept := match.keep[key]
 		if !kept {
 			hk, kept = match.update[key]
 		}
 		if kept {
-			adopted = append(adopted, adoption{key: key, held: withEmail(hk)})
+			takenOver = append(takenOver, entryTakeover{key: key, held: withEmail(hk)})
 		}
 	}
-	if len(adopted) > 0 {
-		diags.AddWarning(adoptionSummary(acct, len(adopted)), adoptionDetail(acct, adopted))
+	if len(takenOver) > 0 {
+		diags.AddWarning(takenOverSummary(acct, len(takenOver)), takenOverDetail(acct, takenOver))
 	}
-	held := make(map[string]string, len(adopted))
-	for _, a := range adopted {
+	held := make(map[string]string, len(takenOver))
+	for _, a := range takenOver {
 		held[a.key] = a.held.ID.ValueString()
 	}
 	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), held)...)
 	return diags
 }
 
-// adoption is an entry of the plan that takes over a subscription the account already holds.
-type adoption struct {
+// entryTakeover is an entry of the plan that takes over a subscription the account already
+// holds.
+type entryTakeover struct {
 	key  string       // the entry's key
 	held accountEntry // the subscription, as the service lists it
 }
 
-// adoptionSummary is the summary of the warning that names the subscriptions the first apply
+// takenOverSummary is the summary of the warning that names the subscriptions the first apply
 // takes over.
-func adoptionSummary(account string, n int) string {
+func takenOverSummary(account string, n int) string {
 	noun := "subscriptions"
 	if n == 1 {
 		noun = "subscription"
@@ -141,17 +142,17 @@ func adoptionSummary(account string, n int) string {
 	return fmt.Sprintf("The first apply takes over %d %s that account %q already holds", n, noun, account)
 }
 
-// adoptionDetail names each subscription an entry takes over (the first takeoverListed, and
+// takenOverDetail names each subscription an entry takes over (the first takeoverListed, and
 // how many more) and says what holding it means: whoever made it, its id is this resource's
 // from then on, and another holder of it fights this one.
-func adoptionDetail(account string, adopted []adoption) string {
+func takenOverDetail(account string, takenOver []entryTakeover) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "These entries of subscriptions match a subscription that account %q already holds (same event, "+
 		"destination, log level, topic and enabled). The first apply creates nothing for them: each entry takes "+
 		"over the subscription, whoever made it, and holds its id from then on:\n", account)
-	for i, a := range adopted {
+	for i, a := range takenOver {
 		if i == takeoverListed {
-			fmt.Fprintf(&b, "  ... and %d more\n", len(adopted)-takeoverListed)
+			fmt.Fprintf(&b, "  ... and %d more\n", len(takenOver)-takeoverListed)
 			break
 		}
 		fmt.Fprintf(&b, "  - entry %s takes over %s\n", quoteBounded(a.key), describeEntry(a.held))

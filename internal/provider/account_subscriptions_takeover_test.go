@@ -113,7 +113,7 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 			if w := m.writes(); w.total() != 0 {
 				t.Errorf("the plans made %s, want none", w)
 			}
-			diags := checkAdoptionWarning(t, fast.Diagnostics, subs, tc.taken)
+			diags := checkTakenOverWarning(t, fast.Diagnostics, subs, tc.taken)
 			if tc.wantSummary == "" {
 				if len(diags) != 0 {
 					t.Fatalf("diagnostics %q, want none", diagnosticSet(diags))
@@ -171,19 +171,19 @@ func TestAccountSubscriptions_takeoverPlan(t *testing.T) {
 	}
 }
 
-// takeoverAdoptionSummary starts the summary of the warning that names the subscriptions the
+// takenOverSummaryPrefix starts the summary of the warning that names the subscriptions the
 // first apply takes over.
-const takeoverAdoptionSummary = "The first apply takes over "
+const takenOverSummaryPrefix = "The first apply takes over "
 
-// checkAdoptionWarning checks the warning that names the subscriptions the entries take over:
+// checkTakenOverWarning checks the warning that names the subscriptions the entries take over:
 // there is one exactly when taken names any, with the count in its summary, and its detail
 // names each one taken (id, event, destination, log level) with its entry's key, and no other
 // seeded subscription. It returns the other diagnostics.
-func checkAdoptionWarning(t *testing.T, diags []*tfprotov6.Diagnostic, subs []mockserver.Subscription, taken map[int]string) []*tfprotov6.Diagnostic {
+func checkTakenOverWarning(t *testing.T, diags []*tfprotov6.Diagnostic, subs []mockserver.Subscription, taken map[int]string) []*tfprotov6.Diagnostic {
 	t.Helper()
 	var rest, found []*tfprotov6.Diagnostic
 	for _, d := range diags {
-		if strings.HasPrefix(d.Summary, takeoverAdoptionSummary) {
+		if strings.HasPrefix(d.Summary, takenOverSummaryPrefix) {
 			found = append(found, d)
 		} else {
 			rest = append(rest, d)
@@ -191,21 +191,21 @@ func checkAdoptionWarning(t *testing.T, diags []*tfprotov6.Diagnostic, subs []mo
 	}
 	if len(taken) == 0 {
 		if len(found) != 0 {
-			t.Errorf("an adoption warning %q, want none", diagnosticSet(found))
+			t.Errorf("a warning naming subscriptions taken over %q, want none", diagnosticSet(found))
 		}
 		return rest
 	}
 	if len(found) != 1 {
-		t.Fatalf("adoption warnings %q, want one", diagnosticSet(found))
+		t.Fatalf("warnings naming subscriptions taken over %q, want one", diagnosticSet(found))
 	}
 	d := found[0]
 	noun := "subscriptions"
 	if len(taken) == 1 {
 		noun = "subscription"
 	}
-	if want := fmt.Sprintf("%s%d %s that account %q already holds", takeoverAdoptionSummary, len(taken), noun, testAccount); d.Summary != want ||
+	if want := fmt.Sprintf("%s%d %s that account %q already holds", takenOverSummaryPrefix, len(taken), noun, testAccount); d.Summary != want ||
 		d.Severity != tfprotov6.DiagnosticSeverityWarning {
-		t.Errorf("adoption warning %v %q, want a warning %q", d.Severity, d.Summary, want)
+		t.Errorf("the warning naming subscriptions taken over is %v %q, want a warning %q", d.Severity, d.Summary, want)
 	}
 	for i, s := range subs {
 		key, want := taken[i]
@@ -218,7 +218,7 @@ func checkAdoptionWarning(t *testing.T, diags []*tfprotov6.Diagnostic, subs []mo
 		}
 	}
 	if !strings.Contains(d.Detail, "both then hold it") {
-		t.Errorf("the adoption warning does not say what two holders mean:\n%s", d.Detail)
+		t.Errorf("the warning naming subscriptions taken over does not say what two holders mean:\n%s", d.Detail)
 	}
 	return rest
 }

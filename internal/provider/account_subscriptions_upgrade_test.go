@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"encoding/json"
 	"maps"
+	"os"
 	"slices"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
 // upgradeFixtureV0 is a state of eventnotify_account_subscriptions of schema version 0 (each
@@ -78,6 +82,57 @@ func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
 		}
 		if id := entries[key]["id"]; e["id"] != id {
 			t.Errorf("entry %s holds id %v after the upgrade, want %v", key, e["id"], id)
+		}
+	}
+}
+
+// TestAccountSchemaV0_matchesRecordedState holds the frozen version 0 schema (accountSchemaV0)
+// to the state version 0 wrote (upgradeFixtureV0): the same top-level attributes and, in every
+// entry, the same attributes. An edit of the frozen schema that a version 0 state would not
+// decode with fails here, naming the attribute.
+func TestAccountSchemaV0_matchesRecordedState(t *testing.T) {
+	body, err := os.ReadFile(upgradeFixtureV0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded fixtureState
+	if err := json.Unmarshal(body, &recorded); err != nil || len(recorded.Resources) != 1 {
+		t.Fatalf("state file: %v", err)
+	}
+	v0 := accountSchemaV0()
+	if v0.Version != 0 {
+		t.Errorf("accountSchemaV0 has version %d, want 0", v0.Version)
+	}
+	keys := func(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+	attrNames := func(m map[string]schema.Attribute) []string { return slices.Sorted(maps.Keys(m)) }
+	top := recorded.Resources[0].Instances[0].Attributes
+	if got, want := attrNames(v0.Attributes), keys(top); !slices.Equal(got, want) {
+		t.Errorf("accountSchemaV0's attributes are %v, the recorded state's %v", got, want)
+	}
+	subs, _ := v0.Attributes["subscriptions"].(schema.MapNestedAttribute)
+	entriesOf, _ := top["subscriptions"].(map[string]any)
+	if len(entriesOf) == 0 {
+		t.Fatalf("the recorded state holds no entries: %s", body)
+	}
+	for key, e := range entriesOf {
+		entry, _ := e.(map[string]any)
+		if got, want := attrNames(subs.NestedObject.Attributes), keys(entry); !slices.Equal(got, want) {
+			t.Errorf("accountSchemaV0's entry attributes are %v, the recorded entry %s holds %v", got, key, want)
+		}
+		for name, v := range entry {
+			var ok bool
+			switch subs.NestedObject.Attributes[name].(type) {
+			case schema.StringAttribute:
+				_, ok = v.(string)
+			case schema.Int64Attribute:
+				_, ok = v.(float64)
+			case schema.BoolAttribute:
+				_, ok = v.(bool)
+			}
+			if v != nil && !ok {
+				t.Errorf("accountSchemaV0's %s is %T, the recorded entry %s holds %v (%T)", name,
+					subs.NestedObject.Attributes[name], key, v, v)
+			}
 		}
 	}
 }

@@ -58,7 +58,8 @@ func checkSubscriptionEventName(ctx context.Context, data *providerData, req res
 
 // checkAccountEventNames is the check of eventnotify_account_subscriptions'
 // ModifyPlan: the event name of every entry, unless the state holds that name
-// (under any key).
+// (under any key). The protocol fast path relies on that exception: it answers
+// a no-change plan without ModifyPlan, so without a check (see ModifyPlan).
 func checkAccountEventNames(ctx context.Context, data *providerData, req resource.ModifyPlanRequest) diag.Diagnostics {
 	held := make(map[string]bool)
 	for _, e := range mapElements(req.State.Raw, "subscriptions") {

@@ -38,6 +38,14 @@ import (
 // Each conflict is warned about once per provider instance. What the registry cannot see:
 // holders in other configurations or other states, a resource left out of the walk (-target),
 // and terraform import, whose walk reads only the resource it imports (the next plan warns).
+//
+// Every path that answers PlanResourceChange of a resource that holds subscriptions must
+// register, or what it holds is invisible to the others: ModifyPlan of
+// eventnotify_subscription (planHolding) and of eventnotify_account_subscriptions
+// (holdAccount), and the protocol fast path, which answers the account resource's no-change
+// plans without ModifyPlan (accountProtocol.planResourceChange). A new resource that holds
+// subscriptions registers in its ModifyPlan, and a registration moved out of ModifyPlan (to
+// Read, say) would make forgotten and destroyed resources hold.
 
 // holderKey is a subscription of an account.
 type holderKey struct{ account, id string }

@@ -23,22 +23,22 @@ resource "eventnotify_subscription" %q {
 `, name, level, topic)
 }
 
-// TestAccHolders_takeoverPlanNamesAdoptions creates eventnotify_account_subscriptions on an
+// TestAccHolders_takeoverPlanNamesTakenOver creates eventnotify_account_subscriptions on an
 // account that holds 3 subscriptions, with one entry like the first of them and one new: the
 // plan warns that the first apply takes over that subscription, naming it with the entry's
 // key, besides the warning that names the 2 it deletes (and not the one taken over). The apply
 // keeps the one taken over under its id, deletes the 2 and creates the new entry; a plan that
 // replaces the resource (-replace) names no second holder.
-func TestAccHolders_takeoverPlanNamesAdoptions(t *testing.T) {
+func TestAccHolders_takeoverPlanNamesTakenOver(t *testing.T) {
 	m := newTestMock(t)
 	w := newCLIWorkspace(t, m)
 	held := takeoverSeed(m, 3)
 	w.write("versions.tf", requiredProviders)
 	w.write("main.tf", acctConfig(
-		acctEntry{key: "adopt", event: held[0].EventName, level: held[0].LogLevel, topic: held[0].EventStreamsTopic,
+		acctEntry{key: "taken", event: held[0].EventName, level: held[0].LogLevel, topic: held[0].EventStreamsTopic,
 			environment: held[0].EventStreamsEnvironment},
 		acctEntry{key: "new", event: "PROCESS.EXECUTION", level: "WARNING"}))
-	takenOver := fmt.Sprintf(`entry "adopt" takes over %q: event %q`, held[0].SubscriptionID, held[0].EventName)
+	takenOver := fmt.Sprintf(`entry "taken" takes over %q: event %q`, held[0].SubscriptionID, held[0].EventName)
 
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
 	expectOutput(t, "the plan of the create", out, true,

@@ -72,7 +72,10 @@ func providerConfigured(data *providerData, diags *diag.Diagnostics, what string
 // provider's account, and when that differs from the account in state it plans
 // a replacement (the attribute's RequiresReplace sees only configured changes,
 // so a change of the provider's account would otherwise plan an update). A
-// provider with a pre-issued jwt refuses, at plan time, another account.
+// provider with a pre-issued jwt refuses, at plan time, another account. The
+// account resource's protocol fast path makes the same check of the provider's
+// account before it answers a no-change plan (accountProtocol.planResourceChange):
+// a new rule here must be made there too.
 func planDefaultAccount(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if req.Plan.Raw.IsNull() || data == nil {

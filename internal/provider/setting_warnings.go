@@ -122,7 +122,8 @@ func subscriptionSettingWarnings(ctx context.Context, req resource.ModifyPlanReq
 // accountSettingWarnings are the setting warnings of a plan of eventnotify_account_subscriptions,
 // entry by entry: those an entry calls for and the state's entry under its key (if any) does
 // not, unless the state holds a subscription with all of the entry's inputs (a key renamed:
-// nothing is written).
+// nothing is written). So an unchanged plan has none, which the protocol fast path relies on:
+// it answers such a plan without ModifyPlan (see AccountSubscriptionsResource.ModifyPlan).
 func accountSettingWarnings(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if req.Plan.Raw.IsNull() {

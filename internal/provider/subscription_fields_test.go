@@ -169,7 +169,7 @@ func TestSubscriptionFields(t *testing.T) {
 		if f.model < 0 {
 			continue
 		}
-		// An entry holds the inputs and the id, and nothing else (INTERFACE.md).
+		// An entry holds the inputs and the id, and nothing else (schema version 1: DESIGN.md, decision log).
 		_, inSchema := entryAttrs[f.attr.name]
 		wantEntry := f.isInput() || f.attr.name == "id"
 		if inSchema != wantEntry {

@@ -70,8 +70,8 @@ func TestListResourceExampleRunsAsCopied(t *testing.T) {
 // a CLI that EVENTNOTIFY_TEST_NEWER_CLIS names, and skips without one; OpenTofu has no list
 // resources). The user may read the provider's account only, as a reader's credentials
 // usually do: the example finds every subscription of that account once, none of another
-// account, and `-generate-config-out` writes the configuration and import blocks that adopt
-// them all in one plan, with no change on the service.
+// account, and `-generate-config-out` writes the configuration and the import blocks that take
+// them all into state in one plan, with no change on the service.
 func TestAccSubscriptionList_queryGenerateConfig(t *testing.T) {
 	m := newOneAccountMock(t)
 	w := newCLIWorkspace(t, m)
@@ -113,7 +113,7 @@ func TestAccSubscriptionList_queryGenerateConfig(t *testing.T) {
 	}
 	w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
 	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Fatalf("plan after adopting the generated configuration is not empty (exit %d):\n%s", code, out)
+		t.Fatalf("plan after importing with the generated configuration is not empty (exit %d):\n%s", code, out)
 	}
 	checkAdopted(t, m, seeded)
 }

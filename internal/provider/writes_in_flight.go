@@ -11,6 +11,12 @@ import (
 // back with Terraform. A call counts from the moment Terraform makes it until its answer is
 // handed back: the requests it sends, the settling of a lost answer
 // (internal/client/create_settle.go) and the building of the new state included.
+//
+// Only ApplyResourceChange and InvokeAction write, and protocolServer (protocol_server.go)
+// counts them; the provider must be served through it (main.go) for the count to exist. A
+// call of another kind that comes to write (a plan, a read, an import, a list resource, a
+// function) must be counted there too, or a signalled plugin may end while it is in flight.
+// Deleting the protocol fast path keeps protocolServer for this.
 
 // writesInFlight counts the process's calls in flight that may write: ApplyResourceChange and
 // InvokeAction, of every provider instance the process serves.
