@@ -14,7 +14,7 @@ package client
 //     level with the service's alternative spellings);
 //   - not existing before the request was sent: dated by the service no earlier than its own
 //     clock showed when the request was sent (from the Date headers of its answers, less
-//     serviceClockSkew; see service_clock.go). This machine's clock is never the judge;
+//     httpapi.ServiceClockSkew; see service_clock.go). This machine's clock is never the judge;
 //   - not already returned by this Client to another caller (created, adopted or read);
 //   - created by the caller: createdBy equal to the JWT's subject or the configured user name.
 //
@@ -36,7 +36,7 @@ package client
 //
 // Limits: the read must see the create once it has been carried out (read-after-write
 // consistency); a subscription created by the same user with the same content inside the
-// adoption window (from serviceClockSkew before the send to serviceClockSkew after the failed
+// adoption window (from httpapi.ServiceClockSkew before the send to httpapi.ServiceClockSkew after the failed
 // answer, by the service's clock), through another tool or another provider instance, is
 // indistinguishable from the lost one.
 
@@ -51,6 +51,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -108,39 +109,13 @@ func (e *UnknownOutcomeError) Unwrap() []error {
 	return []error{e.Cause}
 }
 
-// lostAnswerError marks a transport failure of a create or bulk request that may have reached
-// the service: a timeout or a reset after the request was written.
-type lostAnswerError struct{ err error }
-
-// Error is the underlying error's.
-func (e *lostAnswerError) Error() string { return e.err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *lostAnswerError) Unwrap() error { return e.err }
-
-// mayHaveReachedServer reports whether a failed request may have reached the service: not a
-// failed dial, a refused wait for the rate limiter, an untrusted certificate, or the caller's
-// cancellation before the request went out (a sent create is detached from the caller's
-// cancellation, see transport, so such an error comes from before sending or from the wait
-// between attempts, which follows only answers that did nothing).
-func mayHaveReachedServer(ctx context.Context, err error) bool {
-	if notSent(err) || !retryableTransportError(err) {
-		return false
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return false
-	}
-	return true
-}
-
 // outcomeUnknown reports whether a failed create may have taken effect.
 func outcomeUnknown(err error) bool {
-	var apiErr *APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode >= 500 && !apiErr.Throttled
 	}
-	var lost *lostAnswerError
-	return errors.Is(err, ErrMalformedResponse) || errors.As(err, &lost)
+	return errors.Is(err, httpapi.ErrMalformedResponse) || httpapi.AnswerLost(err)
 }
 
 // claimSet holds the subscription IDs that the Client has handed to a caller, so that a
@@ -282,13 +257,13 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 // could have acted (sendSpan), and an error that outcomeUnknown reports for an answer that was
 // lost or that does not account for every input.
 func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (span sendSpan, err error) {
-	probe := &clockProbe{}
+	probe := &httpapi.ClockProbe{}
 	gate := c.createGate.of(accountID)
 	gate.RLock()
 	defer gate.RUnlock()
 	before := c.now()
-	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
-	span = sendSpan{sent: probe.lastSent(before), answered: c.now()}
+	created, err := c.writeSubscriptions(httpapi.WithClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
+	span = sendSpan{sent: probe.LastSent(before), answered: c.now()}
 	defer func() {
 		if err != nil && outcomeUnknown(err) {
 			// Counted before the gate is released: a settling read of another create of
@@ -316,7 +291,7 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 	// the inputs of their content, and the rest is settled like a lost answer.
 	handOut(in, fresh, result)
 	c.claims.claim(derefs(result)...)
-	return span, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
+	return span, httpapi.MalformedResponse(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
 }
 
 // unclaimed returns the subscriptions of created that carry an ID that no caller of this
@@ -332,16 +307,16 @@ func (c *Client) unclaimed(created []Subscription) []Subscription {
 }
 
 // newSince returns the subscriptions of subs that the service does not date before its clock
-// showed at local instant sentAt, less serviceClockSkew, as far as probe knows that clock. The
+// showed at local instant sentAt, less httpapi.ServiceClockSkew, as far as probe knows that clock. The
 // date alone never decides that a subscription is not the request's (the Date header may run
 // ahead of the clock that dates subscriptions): it only sorts out an answer that lists more
 // than was sent.
-func newSince(subs []Subscription, probe *clockProbe, sentAt time.Time) []Subscription {
-	serviceSent, known := probe.serviceTimeAt(sentAt)
+func newSince(subs []Subscription, probe *httpapi.ClockProbe, sentAt time.Time) []Subscription {
+	serviceSent, known := probe.ServiceTimeAt(sentAt)
 	if !known {
 		return subs
 	}
-	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+	earliest := serviceSent.Add(-httpapi.ServiceClockSkew).UnixMilli()
 	var out []Subscription
 	for _, s := range subs {
 		if s.CreatedDate == 0 || s.CreatedDate >= earliest {
@@ -359,13 +334,13 @@ func newSince(subs []Subscription, probe *clockProbe, sentAt time.Time) []Subscr
 // when the account cannot be read or the evidence is ambiguous; entries of contents that are
 // not ambiguous are filled all the same. probe gathers the service's clock from the answers of
 // this and earlier reads of the same settlement.
-func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, probe *clockProbe, cause error) error {
+func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, probe *httpapi.ClockProbe, cause error) error {
 	// No create of this Client is in flight while the account is read (create_gate.go).
 	gate := c.createGate.of(accountID)
 	gate.Lock()
 	defer gate.Unlock()
 	c.listings.invalidate(accountID)
-	list, err := c.ListSubscriptions(withClockProbe(ctx, probe), accountID, ListOptions{PageSize: c.cfg.ListPageSize})
+	list, err := c.ListSubscriptions(httpapi.WithClockProbe(ctx, probe), accountID, ListOptions{PageSize: c.cfg.ListPageSize})
 	if err != nil {
 		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause, ReadErr: err, Missing: countNil(result)}
 	}
@@ -448,9 +423,9 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 func (c *Client) callerNames(ctx context.Context, accountID string) []string {
 	var names []string
 	if c.cfg.Username != "" {
-		names = append(names, strings.TrimPrefix(c.cfg.Username, apiTokenUserPrefix))
+		names = append(names, strings.TrimPrefix(c.cfg.Username, httpapi.APITokenUserPrefix))
 	}
-	token, err := c.token(ctx, accountID)
+	token, err := c.api.Token(ctx, accountID)
 	if err != nil {
 		return names
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -39,7 +40,7 @@ func settleWaits() []time.Duration {
 // when the caller is cancelled (the create may have acted), each bounded by
 // reconcileTimeout; the waits between them end with the caller's cancellation.
 func (c *Client) settle(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, cause error) error {
-	probe := &clockProbe{}
+	probe := &httpapi.ClockProbe{}
 	waits := settleWaits()
 	for read := 0; ; read++ {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)

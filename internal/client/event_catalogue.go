@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -29,7 +30,7 @@ func (c *Client) EventCatalogue(ctx context.Context) ([]CatalogueEntry, error) {
 		return cat.events, cat.err
 	}
 	cat.mu.Unlock()
-	return sharedFlight(ctx, &cat.group, "events", func() ([]CatalogueEntry, error) {
+	return httpapi.SharedFlight(ctx, &cat.group, "events", func() ([]CatalogueEntry, error) {
 		cat.mu.Lock()
 		read, events, err := cat.read, cat.events, cat.err
 		cat.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -41,7 +42,7 @@ func TestMockForgedText_refused(t *testing.T) {
 				remove := e.mock.InjectFault(mockserver.Fault{ForgeMember: field, ForgeValue: forged})
 				defer remove()
 				err := tc.call()
-				if !errors.Is(err, client.ErrMalformedResponse) {
+				if !errors.Is(err, httpapi.ErrMalformedResponse) {
 					t.Fatalf("error %v, want the answer refused as malformed", err)
 				}
 				msg := err.Error()

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -364,12 +365,12 @@ func TestMockForbidden(t *testing.T) {
 	})
 }
 
-func wantForbiddenBody(t *testing.T, apiErr *client.APIError, path string) {
+func wantForbiddenBody(t *testing.T, apiErr *httpapi.APIError, path string) {
 	t.Helper()
 	if apiErr.ErrorText != "Forbidden" || apiErr.Path != path {
 		t.Errorf("error %q, path %q; want Forbidden, %q", apiErr.ErrorText, apiErr.Path, path)
 	}
-	if !errors.Is(apiErr, client.ErrForbidden) {
+	if !errors.Is(apiErr, httpapi.ErrForbidden) {
 		t.Errorf("errors.Is(%v, ErrForbidden) = false", apiErr)
 	}
 }

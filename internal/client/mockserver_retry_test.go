@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -273,7 +274,7 @@ func TestMockDroppedConnection(t *testing.T) {
 			if err == nil {
 				t.Fatal("call succeeded, want the dropped connection's error")
 			}
-			var apiErr *client.APIError
+			var apiErr *httpapi.APIError
 			if errors.As(err, &apiErr) {
 				t.Errorf("error %v is an *APIError, want a transport error", err)
 			}

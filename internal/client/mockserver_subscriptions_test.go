@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -491,7 +492,7 @@ func TestMockListSubscriptionsWrongBaseURL(t *testing.T) {
 			}
 			// Regression: callers drop resources from state on ErrNotFound, so a wrong
 			// base URL must not look like a deleted subscription.
-			if errors.Is(err, client.ErrNotFound) {
+			if errors.Is(err, httpapi.ErrNotFound) {
 				t.Errorf("errors.Is(err, ErrNotFound) = true for a 404 of a path the service does not serve")
 			}
 			e.wantCount(http.MethodGet, "", 2) // the JWT and the one list request

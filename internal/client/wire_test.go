@@ -151,12 +151,6 @@ func runDecoders(t *testing.T, b []byte) {
 	_, _ = decodeOperationStatuses(b)
 	_, _ = decodeTopicResult(b)
 	_, _ = decodeCatalogue(b, eventsCatalogue)
-	_, _ = parseTokenBody(b)
-	e := newAPIError("op", "GET", "/p", 502, b)
-	_ = e.Error()
-	if len(e.RawBody) > rawBodyLimit {
-		t.Errorf("RawBody of %d bytes", len(e.RawBody))
-	}
 }
 
 // FuzzDecoders fuzzes every decoder; go test runs the seeds.

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 var (
@@ -241,7 +241,7 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	if origin.imported() {
-		if len(fresh) == 0 && client.IsUUID(account) {
+		if len(fresh) == 0 && httpapi.IsUUID(account) {
 			resp.Diagnostics.AddWarning("Account "+account+" holds no subscriptions",
 				"The import found no subscription in account "+account+". "+subscriptionIDAsAccount(account))
 		}
@@ -284,7 +284,7 @@ func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.
 	}
 	account := state.AccountID.ValueString()
 	err := r.data.client.DeleteAllSubscriptions(op.ctx, account)
-	if err != nil && !errors.Is(err, client.ErrNotFound) {
+	if err != nil && !errors.Is(err, httpapi.ErrNotFound) {
 		op.addError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)
 	}
 }
@@ -299,7 +299,7 @@ func (r *AccountSubscriptionsResource) ImportState(ctx context.Context, req reso
 			"is an account id, such as %q; got %q.", r.data.account(types.StringNull()), req.ID))
 		return
 	}
-	if err := client.CheckAccountID(account); err != nil {
+	if err := httpapi.CheckAccountID(account); err != nil {
 		resp.Diagnostics.AddError("Invalid import id", "The import id of eventnotify_account_subscriptions is an account id: "+
 			accountIDAdvice(err)+".")
 		return
