@@ -14,7 +14,7 @@ package client
 //     level with the service's alternative spellings);
 //   - not existing before the request was sent: dated by the service no earlier than its own
 //     clock showed when the request was sent (from the Date headers of its answers, less
-//     httpapi.ServiceClockSkew; see service_clock.go). This machine's clock is never the judge;
+//     httpapi.ServiceClockSkew; see httpapi/service_clock.go). This machine's clock is never the judge;
 //   - not already returned by this Client to another caller (created, adopted or read);
 //   - created by the caller: createdBy equal to the JWT's subject or the configured user name.
 //
@@ -346,7 +346,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	}
 	callers := c.callerNames(ctx, accountID)
 	// What existed before the request was sent is never its result: the service's clock
-	// says what that was (service_clock.go). Without a Date header from the service, this
+	// says what that was (httpapi/service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
 	window, clockKnown := span.window(probe)
 	var doubtful []string

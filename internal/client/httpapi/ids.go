@@ -14,8 +14,8 @@ import (
 // Dot segments pass url.PathEscape unchanged, and a proxy that normalises paths resolves
 // ".../accounts/../subscriptions" or ".../subscriptions/." elsewhere (for a delete: to the
 // collection, every subscription of the account). So the client refuses such a segment before
-// anything is sent, and checks the ids of every subscription the service returns. Nothing is
-// ever repaired silently.
+// anything is sent, and package client checks the ids of every subscription the service
+// returns (its answer_check.go). Nothing is ever repaired silently.
 
 // ErrInvalidID matches the error of an account or subscription id that cannot be sent as a
 // path segment, or of an answer whose subscription ids or account are not acceptable.
