@@ -31,13 +31,13 @@ type adoptionWindow struct {
 
 // window returns the adoption window of span as probe knows the service's clock, and false
 // when no answer told that clock: then the window is this machine's clock, widened by
-// reconcileSkew on both sides, and no candidate in it can be confirmed.
+// settleSkew on both sides, and no candidate in it can be confirmed.
 func (sp sendSpan) window(probe *httpapi.ClockProbe) (adoptionWindow, bool) {
 	from, known := probe.ServiceTimeAt(sp.sent)
 	if !known {
 		return adoptionWindow{
-			earliest: sp.sent.Add(-reconcileSkew).UnixMilli(),
-			latest:   sp.answered.Add(reconcileSkew).UnixMilli(),
+			earliest: sp.sent.Add(-settleSkew).UnixMilli(),
+			latest:   sp.answered.Add(settleSkew).UnixMilli(),
 		}, false
 	}
 	to, _ := probe.ServiceTimeAt(sp.answered)

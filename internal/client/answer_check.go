@@ -19,7 +19,7 @@ const maxSubscriptionFieldBytes = 4096
 
 // checkAnswer checks the subscriptions of an answer about accountID before they reach the
 // caller: each id is a UUID (required when requireID is set; an answer to a create may leave
-// one out, which create_reconcile.go handles), each text field is within
+// one out, which create_adopt.go handles), each text field is within
 // maxSubscriptionFieldBytes and holds no control or invisible character (answer_text.go), and
 // an account the service names is accountID, byte for byte (httpapi.SameAccount). The account
 // of each is then set to accountID, so that the account the caller holds is the one it asked about,

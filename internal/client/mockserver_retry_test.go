@@ -163,7 +163,7 @@ func TestMockRetryAfterOnPost(t *testing.T) {
 // PATCH and the topic's POST are not retried on 5xx (the service may have acted), and no
 // status of the 5xx family is retried for 500 on any method. The mock holds no duplicate. (A
 // create of subscriptions is settled by reading the account instead: see
-// mockserver_reconcile_test.go.)
+// mockserver_create_adopt_test.go.)
 func TestMockNotRetried(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -160,7 +160,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 					t.Error("a redirect matches ErrNotFound")
 				}
 				if n := len(f.api()); n != 1 {
-					t.Errorf("%d requests to the redirecting address, want 1 (no retry, no reconciliation)", n)
+					t.Errorf("%d requests to the redirecting address, want 1 (no retry, no settling read)", n)
 				}
 			})
 		}

@@ -244,7 +244,7 @@ func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in 
 // CreateSubscriptions creates subscriptions in the account (createSubscriptions) and returns
 // them in the order of in, each matched to its input by content. A create whose answer is
 // lost is never repeated blindly: the account is read to find what it created, and only what
-// is missing is created, once (see create_reconcile.go); when that cannot be settled, the
+// is missing is created, once (see create_adopt.go); when that cannot be settled, the
 // error is an *UnknownOutcomeError. On error, entry i of the result is the subscription known
 // to exist for in[i] (adopted or created), or the zero Subscription when there is none; the
 // caller must keep track of the ones with an ID. The warnings of CreateSubscriptionsWarn are

@@ -30,7 +30,7 @@ package client
 //
 // A candidate dated after the request's failed answer came back (the adoption window,
 // adoption_window.go) is adopted with a *LateAdoptionWarning; after the grace period, one of the
-// caller dated up to reconcileSkew before the send leaves the outcome unknown instead of a
+// caller dated up to settleSkew before the send leaves the outcome unknown instead of a
 // second create (the date alone never decides "not created"); lost creates of one content are
 // settled together (lost_pending.go).
 //
@@ -57,13 +57,13 @@ import (
 )
 
 const (
-	// reconcileSkew is how far this machine's clock may be off the service's: when no answer
-	// of the service tells its time, subscriptions dated from reconcileSkew before the
+	// settleSkew is how far this machine's clock may be off the service's: when no answer
+	// of the service tells its time, subscriptions dated from settleSkew before the
 	// request was sent, by this machine's clock, are candidates that cannot be confirmed.
-	reconcileSkew = 2 * time.Minute
-	// reconcileTimeout bounds each read that settles a lost answer. It runs even when the
+	settleSkew = 2 * time.Minute
+	// settleReadTimeout bounds each read that settles a lost answer. It runs even when the
 	// caller has been cancelled: the create it settles may have taken effect.
-	reconcileTimeout = 2 * time.Minute
+	settleReadTimeout = 2 * time.Minute
 )
 
 // UnknownOutcomeError is the error of a create whose answer was lost and whose outcome could
@@ -78,7 +78,7 @@ type UnknownOutcomeError struct {
 	// content than were sent, or ones whose creator or creation time could not be confirmed.
 	Candidates []string
 	// ClockUnknown is true when no answer of the service carried a Date header: the candidates
-	// are then those dated within reconcileSkew of the request by this machine's clock.
+	// are then those dated within settleSkew of the request by this machine's clock.
 	ClockUnknown bool
 	// Missing is how many of the subscriptions sent could be neither found nor created.
 	Missing int
@@ -119,7 +119,7 @@ func outcomeUnknown(err error) bool {
 }
 
 // claimSet holds the subscription IDs that the Client has handed to a caller, so that a
-// reconciliation never gives one subscription to two resources.
+// settling a lost create never adopts one subscription for two resources.
 type claimSet struct {
 	mu  sync.Mutex
 	ids map[string]struct{}
@@ -329,7 +329,7 @@ func newSince(subs []Subscription, probe *httpapi.ClockProbe, sentAt time.Time) 
 // adopt reads the account and fills the nil entries of result with the subscriptions that a
 // create of in, sent in span and failed with cause, has made; a subscription the service dates
 // after the span (a late landing, or another writer's: the service cannot tell them apart) is
-// adopted with a warning in the matching entry of st.warns, and one dated up to reconcileSkew
+// adopted with a warning in the matching entry of st.warns, and one dated up to settleSkew
 // before the span by the same creator is put in st.doubtful. It returns an *UnknownOutcomeError
 // when the account cannot be read or the evidence is ambiguous; entries of contents that are
 // not ambiguous are filled all the same. probe gathers the service's clock from the answers of
@@ -374,7 +374,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 			continue
 		}
 		if s.CreatedDate != 0 && s.CreatedDate < window.earliest {
-			if s.CreatedDate >= window.earliest-reconcileSkew.Milliseconds() && createdBy(s, callers) {
+			if s.CreatedDate >= window.earliest-settleSkew.Milliseconds() && createdBy(s, callers) {
 				doubtful = append(doubtful, s.ID)
 			}
 			continue

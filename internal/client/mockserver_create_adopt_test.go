@@ -54,7 +54,7 @@ func TestMockCreateLostBeforeWork(t *testing.T) {
 
 // A throttle answer (429, or 503 with Retry-After) says that the service did not act: it is
 // retried as before, and no read of the account is needed.
-func TestMockCreateThrottledNotReconciled(t *testing.T) {
+func TestMockCreateThrottledNotSettled(t *testing.T) {
 	t.Parallel()
 	e := newMockEnv(t, mockserver.Config{})
 	c := e.client(func(c *client.Config) { c.MaxRetries = 0 })
