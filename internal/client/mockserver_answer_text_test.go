@@ -17,9 +17,8 @@ import (
 // field, and nothing of the forged text reaches the error.
 func TestMockForgedText_refused(t *testing.T) {
 	const forged = "alerts\x1b]8;;https://evil.example\a\r\n  + forged\u202e"
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t, func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
 	sub := e.seed(itAccount, 1)[0]
-	c := e.client(func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
 	ctx := context.Background()
 	calls := []struct {
 		name string

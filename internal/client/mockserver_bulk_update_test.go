@@ -60,9 +60,8 @@ func (e *mockEnv) wantEnabled(subs []mockserver.Subscription, want []bool) {
 // 400 fails with the service's message, and the others are kept.
 func TestMockUpdateSubscriptionsBulk(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	subs := e.seed(itAccount, 4)
-	c := e.client()
 	missing := uuid.NewString()
 	invalid := toggled(subs[2])
 	invalid.Input.LogLevel = "LOUD"
@@ -106,9 +105,8 @@ func TestMockUpdateSubscriptionsBulkChunks(t *testing.T) {
 		{max: 100, n: 7, requests: 1},
 	}
 	for _, tt := range tests {
-		e := newMockEnv(t, mockserver.Config{})
+		e, c := newMockClient(t, func(cfg *client.Config) { cfg.MaxBatchSize = tt.max })
 		subs := e.seed(itAccount, tt.n)
-		c := e.client(func(cfg *client.Config) { cfg.MaxBatchSize = tt.max })
 		var updates []client.SubscriptionUpdate
 		want := make([]bool, tt.n)
 		for i, s := range subs {

@@ -62,9 +62,8 @@ func TestMockValidationMessages(t *testing.T) {
 			}
 			t.Run(op.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				e := newMockEnv(t, mockserver.Config{})
+				e, c := newMockClient(t)
 				before := e.seed(itAccount, 2)
-				c := e.client()
 				err := op.call(c, before[0].SubscriptionID, tt.in)
 				path := subsPath(itAccount)
 				if op.route == mockserver.RouteSubscription {
@@ -108,9 +107,8 @@ func TestMockInvalidBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t, rewriteBodies(tt.method, tt.body))
 			subs := e.seed(itAccount, 1)
-			c := e.client(rewriteBodies(tt.method, tt.body))
 			var err error
 			path := subsPath(itAccount)
 			route := mockserver.RouteSubscriptions
@@ -135,9 +133,8 @@ func TestMockInvalidBodies(t *testing.T) {
 // A {subscriptionId} that is not a uuid is a 400 on getSubscribedEventForAccount, updateSubscription and deleteSubscription.
 func TestMockInvalidSubscriptionID(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	e.seed(itAccount, 1)
-	c := e.client()
 	const id = "not-a-uuid"
 	msg := `Invalid subscriptionId "not-a-uuid": must be a uuid`
 	_, err := c.GetSubscription(ctx(t), itAccount, id)

@@ -77,6 +77,15 @@ func newMockEnv(t *testing.T, cfg mockserver.Config) *mockEnv {
 	return &mockEnv{t: t, mock: m.Server, srv: m.HTTP}
 }
 
+// newMockClient is the set-up of most cross-tests: a fresh mock with the harness's users
+// (newMockEnv with the zero mockserver.Config) and a client of it (mockEnv.client, changed by
+// mods).
+func newMockClient(t *testing.T, mods ...func(*client.Config)) (*mockEnv, *client.Client) {
+	t.Helper()
+	e := newMockEnv(t, mockserver.Config{})
+	return e, e.client(mods...)
+}
+
 // config is a client configuration for alice's password login, with fast retries.
 func (e *mockEnv) config() client.Config {
 	return client.Config{

@@ -191,9 +191,8 @@ func TestMockBatchedDeletesSettledByReads(t *testing.T) {
 // moves it to page 0 after page 0 was read.)
 func TestMockCreateLostSettledThroughShiftingListing(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	e.seed(itAccount, 100)
-	c := e.client()
 	if _, err := c.Token(ctx(t), itAccount); err != nil {
 		t.Fatalf("Token: %v", err)
 	}
