@@ -253,7 +253,7 @@ func decodeMessages(raw json.RawMessage) []string {
 	return list
 }
 
-// excerpt returns at most limit bytes of b as valid UTF-8 (invalid bytes become U+FFFD).
+// Excerpt returns at most limit bytes of b as valid UTF-8 (invalid bytes become U+FFFD).
 func Excerpt(b []byte, limit int) string {
 	if len(b) > 4*limit {
 		b = b[:4*limit]
