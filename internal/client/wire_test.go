@@ -116,7 +116,8 @@ func TestSubscriptionListShapes(t *testing.T) {
 	}
 }
 
-// malformedBodies are answers no decoder may panic on.
+// malformedBodies are answers no decoder may panic on (the HTTP layer runs its own decoders over
+// the same list, in httpapi/fuzz_test.go).
 var malformedBodies = []string{
 	"", " ", "{", "}", "[", "]", "[{", "null", "true", "42", `"str"`, "<html><body>502</body></html>",
 	`{"subscriptions":{}}`, `{"subscriptions":[1,2]}`, `{"subscription":[]}`, `{"subscription":"x"}`,

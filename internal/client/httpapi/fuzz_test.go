@@ -101,3 +101,36 @@ func FuzzTokenBody(f *testing.F) {
 		}
 	})
 }
+
+// malformedBodies are answers that neither the JWT endpoint's decoder nor the error decoder may
+// panic on (package client runs its own decoders over the same list, in its wire_test.go).
+var malformedBodies = []string{
+	"", " ", "{", "}", "[", "]", "[{", "null", "true", "42", `"str"`, "<html><body>502</body></html>",
+	`{"subscriptions":{}}`, `{"subscriptions":[1,2]}`, `{"subscription":[]}`, `{"subscription":"x"}`,
+	`{"paginationMetadata":"x"}`, `{"paginationMetadata":{"totalPages":"many"}}`, `{"subscriptions":[null]}`,
+	`{"operationStatuses":[{"httpEquivalentCode":"x"}]}`, `{"data":null}`, `{"data":{"eventStreamsSubscriptionCreate":[]}}`,
+	`{"data":{"eventStreamsSubscriptionCreate":{"topic":{"environment":"x"}}}}`, `[null,{"name":null},{"eventName":1}]`,
+	`{"a":[1],"b":[2]}`, `{"a":{"b":{"c":[]}}}`, `{"error":`, `{"error":"x","messages":[1,null,{"a":1}]}`,
+	"\x00\xff\xfe", `{"token":{"nested":"x"}}`, `{"subscriptionId":"a","createdDate":1e400}`,
+}
+
+// TestMalformedBodiesNoPanic runs the token and error decoders over malformed input; the error
+// keeps at most RawBodyLimit bytes of a body.
+func TestMalformedBodiesNoPanic(t *testing.T) {
+	for _, body := range malformedBodies {
+		b := []byte(body)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("panic on %q: %v", b, r)
+				}
+			}()
+			_, _ = parseTokenBody(b)
+			e := newAPIError("op", "GET", "/p", 502, b)
+			_ = e.Error()
+			if len(e.RawBody) > RawBodyLimit {
+				t.Errorf("RawBody of %d bytes", len(e.RawBody))
+			}
+		}()
+	}
+}
