@@ -61,9 +61,6 @@ func NewWithClock(cfg Config, now func() time.Time) (*Client, error) {
 	return c, nil
 }
 
-// Config returns the configuration the Client runs with, defaults filled in.
-func (c *Client) Config() Config { return c.cfg }
-
 // SlotDelay returns how long the next request would wait for the rate limiter, and nil when
 // requests are not limited: batched writes wait that long for others to share their request.
 func (c *Client) SlotDelay() func() time.Duration {
