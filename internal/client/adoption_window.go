@@ -1,11 +1,11 @@
 package client
 
-// The adoption window of a lost create: the span of the service's clock in which the request
-// could have created a subscription, from when it was sent, less httpapi.ServiceClockSkew, to when its
+// The adoption window of a lost create: the span of the service's clock in which the request could
+// have created a subscription, from when it was sent, less httpapi.ServiceClockSkew, to when its
 // failed answer came back, plus httpapi.ServiceClockSkew, both by the lower bound of the service's
-// clock that its Date headers give (httpapi/service_clock.go). A subscription dated inside it is adopted
-// silently; one dated later is adopted with a *LateAdoptionWarning that names it (a bound that
-// runs low, by up to the Date header's second, only adds a warning). Why:
+// clock that its Date headers give (httpapi/service_clock.go). A subscription dated inside it is
+// adopted silently; one dated later is adopted with a *LateAdoptionWarning that names it (a bound
+// that runs low, by up to the Date header's second, only adds a warning). Why:
 // DESIGN.md#lost-answers-and-ownership.
 
 import (

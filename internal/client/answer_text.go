@@ -9,14 +9,14 @@ import (
 )
 
 // Text the service returns that enters the caller's state (a subscription's names, topics and
-// users, a topic the service created, a catalogue's names) is printed by Terraform as it is:
-// in plans, apply outputs, terraform show and terraform output, where a multi-line string is
-// shown raw. A value holding ESC, CR, LF, an OSC sequence or a bidirectional override would
-// show forged text there. So an answer with a control, format or line or paragraph separator
-// character (httpapi.UnsafeRune) in such a field is refused, naming the subscription (or record) and
-// the field, never repaired silently; the value itself is not quoted. Printable non-ASCII
-// text (é, 日本) is accepted as it is. A catalogue's descriptions, which nothing configures,
-// are kept with those characters escaped (ServiceText) rather than refused.
+// users, a topic the service created, a catalogue's names) is printed by Terraform as it is: in
+// plans, apply outputs, terraform show and terraform output, where a multi-line string is shown
+// raw. A value holding ESC, CR, LF, an OSC sequence or a bidirectional override would show forged
+// text there. So an answer with a control, format or line or paragraph separator character
+// (httpapi.UnsafeRune) in such a field is refused, naming the subscription (or record) and the
+// field, never repaired silently; the value itself is not quoted. Printable non-ASCII text (é, 日本)
+// is accepted as it is. A catalogue's descriptions, which nothing configures, are kept with those
+// characters escaped (ServiceText) rather than refused.
 
 // unsafeTextError is the error of an answer that holds an unsafe character in a saved field.
 type unsafeTextError struct {
@@ -33,7 +33,8 @@ func (e *unsafeTextError) Error() string {
 		"and nothing of it is saved. Have the value corrected in the service", e.what, e.field, e.r, e.offset)
 }
 
-// firstUnsafeRune returns the first character of s that httpapi.UnsafeRune names and its byte offset.
+// firstUnsafeRune returns the first character of s that httpapi.UnsafeRune names and its byte
+// offset.
 func firstUnsafeRune(s string) (rune, int, bool) {
 	for i, r := range s {
 		if httpapi.UnsafeRune(r) {

@@ -21,8 +21,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // msgSettledNotFound is the message of a bulk delete item settled by a read that found it gone.

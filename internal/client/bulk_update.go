@@ -13,8 +13,9 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // ErrOutcomeUnknown matches the error of a bulk update item whose outcome the service did not

@@ -14,7 +14,8 @@ package client
 //     level with the service's alternative spellings);
 //   - not existing before the request was sent: dated by the service no earlier than its own
 //     clock showed when the request was sent (from the Date headers of its answers, less
-//     httpapi.ServiceClockSkew; see httpapi/service_clock.go). This machine's clock is never the judge;
+//     httpapi.ServiceClockSkew; see httpapi/service_clock.go). This machine's clock is never the
+//     judge;
 //   - not already returned by this Client to another caller (created, adopted or read);
 //   - created by the caller: createdBy equal to the JWT's subject or the configured user name.
 //
@@ -34,10 +35,10 @@ package client
 // second create (the date alone never decides "not created"); lost creates of one content are
 // settled together (lost_pending.go).
 //
-// Limits: the read must see the create once it has been carried out (read-after-write
-// consistency); a subscription created by the same user with the same content inside the
-// adoption window (from httpapi.ServiceClockSkew before the send to httpapi.ServiceClockSkew after the failed
-// answer, by the service's clock), through another tool or another provider instance, is
+// Limits: the read must see the create once it has been carried out (read-after-write consistency);
+// a subscription created by the same user with the same content inside the adoption window (from
+// httpapi.ServiceClockSkew before the send to httpapi.ServiceClockSkew after the failed answer, by
+// the service's clock), through another tool or another provider instance, is
 // indistinguishable from the lost one.
 
 import (
@@ -51,9 +52,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (
@@ -306,11 +308,11 @@ func (c *Client) unclaimed(created []Subscription) []Subscription {
 	return out
 }
 
-// newSince returns the subscriptions of subs that the service does not date before its clock
-// showed at local instant sentAt, less httpapi.ServiceClockSkew, as far as probe knows that clock. The
-// date alone never decides that a subscription is not the request's (the Date header may run
-// ahead of the clock that dates subscriptions): it only sorts out an answer that lists more
-// than was sent.
+// newSince returns the subscriptions of subs that the service does not date before its clock showed
+// at local instant sentAt, less httpapi.ServiceClockSkew, as far as probe knows that clock. The
+// date alone never decides that a subscription is not the request's (the Date header may run ahead
+// of the clock that dates subscriptions): it only sorts out an answer that lists more than was
+// sent.
 func newSince(subs []Subscription, probe *httpapi.ClockProbe, sentAt time.Time) []Subscription {
 	serviceSent, known := probe.ServiceTimeAt(sentAt)
 	if !known {

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // The tests of this file put the client behind an auth endpoint and a service that repeat

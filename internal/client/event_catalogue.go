@@ -4,8 +4,9 @@ import (
 	"context"
 	"sync"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // eventCatalogue holds the events catalogue once it has been read.

@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // This file is fakeAPI, a small scripted fake of the service, written from SERVICE.md for these unit

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestSecretsNeverLogged runs calls at TRACE in every auth mode, with a service that even

@@ -12,8 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"golang.org/x/net/dns/dnsmessage"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // remoteConn is a connection whose remote address is the test's choice, counting what is

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestTokenWithExpiry shares the token cache with Token, reports the cached expiry, and

@@ -9,11 +9,10 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
-// Transient reports whether a failed call may succeed when it is made again later, unchanged:
-// the service failed or was busy (any 5xx, a 429 or a throttling 503, a 408), the call timed
-// out, a listing kept disagreeing with itself while the account changed, or a network error
-// that the retry policy would try again (httpapi.RetryableTransportError: one that another attempt may
-// fix).
+// Transient reports whether a failed call may succeed when it is made again later, unchanged: the
+// service failed or was busy (any 5xx, a 429 or a throttling 503, a 408), the call timed out, a
+// listing kept disagreeing with itself while the account changed, or a network error that the retry
+// policy would try again (httpapi.RetryableTransportError: one that another attempt may fix).
 //
 // Every other failure is definite: the same call fails the same way until the configuration
 // changes. That is a 401, a 403, the service's own 404 and a 404 that is not the service's (an

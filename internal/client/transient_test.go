@@ -15,11 +15,11 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
-// TestTransient reads the events catalogue through the real client while the mock (or an
-// address that is not the mock) fails in each way a plan-time read can meet, and checks which
-// failures Transient calls passing (a plan goes on with a warning) and which definite (the
-// plan stops): only the service failing or busy, a timeout and a dropped connection pass.
-// Which other network errors may pass is the retry policy's to say (httpapi.RetryableTransportError).
+// TestTransient reads the events catalogue through the real client while the mock (or an address
+// that is not the mock) fails in each way a plan-time read can meet, and checks which failures
+// Transient calls passing (a plan goes on with a warning) and which definite (the plan stops): only
+// the service failing or busy, a timeout and a dropped connection pass. Which other network errors
+// may pass is the retry policy's to say (httpapi.RetryableTransportError).
 func TestTransient(t *testing.T) {
 	restricted := []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itOther}}}
 	events := func(status int, mods ...func(*mockserver.Fault)) func(t *testing.T, e *mockEnv) {

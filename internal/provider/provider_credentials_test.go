@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestResolveSettings_credentialsFromOneSource: credentials come as a set from the provider
