@@ -321,7 +321,7 @@ elapsed=$(($(date +%s) - started))
 gobench=""
 if [ "${BENCH_GO:-1}" != 0 ]; then
   echo "==> Go benchmarks"
-  gobench=$(go test -run '^$' -bench . -benchmem ./internal/client/ ./internal/mockserver/ ./internal/provider/ 2>&1 | grep -E '^(Benchmark|ok|FAIL|goos|goarch|cpu|pkg)' || true)
+  gobench=$(go test -run '^$' -bench . -benchmem ./internal/client/... ./internal/mockserver/ ./internal/provider/ 2>&1 | grep -E '^(Benchmark|ok|FAIL|goos|goarch|cpu|pkg)' || true)
 fi
 
 echo "==> Writing $OUT"
@@ -462,7 +462,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
   echo
   echo "## Go benchmarks"
   echo
-  echo "\`go test -run '^\$' -bench . -benchmem ./internal/client/ ./internal/mockserver/ ./internal/provider/\`"
+  echo "\`go test -run '^\$' -bench . -benchmem ./internal/client/... ./internal/mockserver/ ./internal/provider/\`"
   echo
   echo '```'
   echo "${gobench:-skipped (BENCH_GO=0)}"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -58,7 +59,7 @@ func TestAccountSubscriptions(t *testing.T) {
 			t.Fatalf("%s: error %v, want one: %t", step.name, err, step.wantErr)
 		}
 		if err != nil {
-			var apiErr *APIError
+			var apiErr *httpapi.APIError
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusForbidden {
 				t.Errorf("%s: error %v, want the service's 403", step.name, err)
 			}

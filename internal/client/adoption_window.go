@@ -1,16 +1,18 @@
 package client
 
-// The adoption window of a lost create: the span of the service's clock in which the request
-// could have created a subscription, from when it was sent, less serviceClockSkew, to when its
-// failed answer came back, plus serviceClockSkew, both by the lower bound of the service's
-// clock that its Date headers give (service_clock.go). A subscription dated inside it is adopted
-// silently; one dated later is adopted with a *LateAdoptionWarning that names it (a bound that
-// runs low, by up to the Date header's second, only adds a warning). Why:
+// The adoption window of a lost create: the span of the service's clock in which the request could
+// have created a subscription, from when it was sent, less httpapi.ServiceClockSkew, to when its
+// failed answer came back, plus httpapi.ServiceClockSkew, both by the lower bound of the service's
+// clock that its Date headers give (httpapi/service_clock.go). A subscription dated inside it is
+// adopted silently; one dated later is adopted with a *LateAdoptionWarning that names it (a bound
+// that runs low, by up to the Date header's second, only adds a warning). Why:
 // DESIGN.md#lost-answers-and-ownership.
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // sendSpan is when, by this machine's clock, a create was last sent and its answer came back,
@@ -29,19 +31,19 @@ type adoptionWindow struct {
 
 // window returns the adoption window of span as probe knows the service's clock, and false
 // when no answer told that clock: then the window is this machine's clock, widened by
-// reconcileSkew on both sides, and no candidate in it can be confirmed.
-func (sp sendSpan) window(probe *clockProbe) (adoptionWindow, bool) {
-	from, known := probe.serviceTimeAt(sp.sent)
+// settleSkew on both sides, and no candidate in it can be confirmed.
+func (sp sendSpan) window(probe *httpapi.ClockProbe) (adoptionWindow, bool) {
+	from, known := probe.ServiceTimeAt(sp.sent)
 	if !known {
 		return adoptionWindow{
-			earliest: sp.sent.Add(-reconcileSkew).UnixMilli(),
-			latest:   sp.answered.Add(reconcileSkew).UnixMilli(),
+			earliest: sp.sent.Add(-settleSkew).UnixMilli(),
+			latest:   sp.answered.Add(settleSkew).UnixMilli(),
 		}, false
 	}
-	to, _ := probe.serviceTimeAt(sp.answered)
+	to, _ := probe.ServiceTimeAt(sp.answered)
 	return adoptionWindow{
-		earliest: from.Add(-serviceClockSkew).UnixMilli(),
-		latest:   to.Add(serviceClockSkew).UnixMilli(),
+		earliest: from.Add(-httpapi.ServiceClockSkew).UnixMilli(),
+		latest:   to.Add(httpapi.ServiceClockSkew).UnixMilli(),
 	}, true
 }
 

@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Text the service returns that enters the caller's state (a subscription's names, topics and
-// users, a topic the service created, a catalogue's names) is printed by Terraform as it is:
-// in plans, apply outputs, terraform show and terraform output, where a multi-line string is
-// shown raw. A value holding ESC, CR, LF, an OSC sequence or a bidirectional override would
-// show forged text there. So an answer with a control, format or line or paragraph separator
-// character (unsafeRune) in such a field is refused, naming the subscription (or record) and
-// the field, never repaired silently; the value itself is not quoted. Printable non-ASCII
-// text (é, 日本) is accepted as it is. A catalogue's descriptions, which nothing configures,
-// are kept with those characters escaped (ServiceText) rather than refused.
+// users, a topic the service created, a catalogue's names) is printed by Terraform as it is: in
+// plans, apply outputs, terraform show and terraform output, where a multi-line string is shown
+// raw. A value holding ESC, CR, LF, an OSC sequence or a bidirectional override would show forged
+// text there. So an answer with a control, format or line or paragraph separator character
+// (httpapi.UnsafeRune) in such a field is refused, naming the subscription (or record) and the
+// field, never repaired silently; the value itself is not quoted. Printable non-ASCII text (é, 日本)
+// is accepted as it is. A catalogue's descriptions, which nothing configures, are kept with those
+// characters escaped (ServiceText) rather than refused.
 
 // unsafeTextError is the error of an answer that holds an unsafe character in a saved field.
 type unsafeTextError struct {
@@ -31,10 +33,11 @@ func (e *unsafeTextError) Error() string {
 		"and nothing of it is saved. Have the value corrected in the service", e.what, e.field, e.r, e.offset)
 }
 
-// firstUnsafeRune returns the first character of s that unsafeRune names and its byte offset.
+// firstUnsafeRune returns the first character of s that httpapi.UnsafeRune names and its byte
+// offset.
 func firstUnsafeRune(s string) (rune, int, bool) {
 	for i, r := range s {
-		if unsafeRune(r) {
+		if httpapi.UnsafeRune(r) {
 			return r, i, true
 		}
 	}
@@ -61,9 +64,9 @@ func checkSubscriptionText(s *Subscription) error {
 // answer gives no id.
 func subscriptionShown(s *Subscription) string {
 	if s.ID == "" {
-		return "a subscription without an id (event " + quoted(s.EventName) + ")"
+		return "a subscription without an id (event " + httpapi.Quoted(s.EventName) + ")"
 	}
-	return "subscription " + quoted(s.ID)
+	return "subscription " + httpapi.Quoted(s.ID)
 }
 
 // checkTopicText refuses a topic answer with an unsafe character in a field it reports.
@@ -74,7 +77,7 @@ func checkTopicText(res *TopicResult) error {
 		{"topic.environment.id", res.EnvironmentID},
 	} {
 		if r, at, ok := firstUnsafeRune(f.value); ok {
-			return &unsafeTextError{what: "the created topic " + quoted(res.TopicName), field: f.name, r: r, offset: at}
+			return &unsafeTextError{what: "the created topic " + httpapi.Quoted(res.TopicName), field: f.name, r: r, offset: at}
 		}
 	}
 	return nil
@@ -84,10 +87,10 @@ func checkTopicText(res *TopicResult) error {
 // description.
 func checkCatalogueText(i int, e *CatalogueEntry) error {
 	if r, at, ok := firstUnsafeRune(e.Name); ok {
-		return &unsafeTextError{what: fmt.Sprintf("record %d (%s)", i, quoted(e.Name)), field: "name", r: r, offset: at}
+		return &unsafeTextError{what: fmt.Sprintf("record %d (%s)", i, httpapi.Quoted(e.Name)), field: "name", r: r, offset: at}
 	}
-	if hasUnsafeRune(e.Description) {
-		e.Description = ServiceText(e.Description)
+	if httpapi.HasUnsafeRune(e.Description) {
+		e.Description = httpapi.ServiceText(e.Description)
 	}
 	return nil
 }

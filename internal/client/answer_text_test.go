@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // unsafeSamples are characters a terminal acts on or does not show, as a hostile answer would
@@ -79,7 +81,7 @@ func TestCheckAnswer_unsafeText(t *testing.T) {
 						t.Errorf("error %q does not say %q", msg, want)
 					}
 				}
-				if hasUnsafeRune(msg) {
+				if httpapi.HasUnsafeRune(msg) {
 					t.Errorf("error %q holds the character itself", msg)
 				}
 			})
@@ -125,7 +127,7 @@ func TestDecodeCatalogue_unsafeText(t *testing.T) {
 			body, _ := json.Marshal([]any{"ATOM.STATUS", map[string]string{"name": "EVIL." + c.text}})
 			_, err := decodeCatalogue(body, eventsCatalogue)
 			if err == nil || !strings.Contains(err.Error(), "record 1 (") || !strings.Contains(err.Error(), "whose name has") ||
-				!strings.Contains(err.Error(), c.runes) || hasUnsafeRune(err.Error()) {
+				!strings.Contains(err.Error(), c.runes) || httpapi.HasUnsafeRune(err.Error()) {
 				t.Fatalf("error %v, want record 1's name refused by code point", err)
 			}
 			body, _ = json.Marshal([]any{map[string]string{"name": "ATOM.STATUS", "description": "Status " + c.text}})
@@ -133,7 +135,7 @@ func TestDecodeCatalogue_unsafeText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := entries[0].Description; hasUnsafeRune(d) || !strings.HasPrefix(d, "Status ops") {
+			if d := entries[0].Description; httpapi.HasUnsafeRune(d) || !strings.HasPrefix(d, "Status ops") {
 				t.Errorf("description %q, want it escaped", d)
 			}
 		})

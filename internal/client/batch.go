@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (
@@ -60,7 +62,7 @@ func (e *ItemError) Error() string {
 
 // Is makes errors.Is(err, ErrNotFound) true for an item the service answered 404.
 func (e *ItemError) Is(target error) bool {
-	return target == ErrNotFound && e.HTTPEquivalentCode == http.StatusNotFound
+	return target == httpapi.ErrNotFound && e.HTTPEquivalentCode == http.StatusNotFound
 }
 
 // batchResult is one caller's share of a batch's answer.
@@ -267,7 +269,7 @@ func splitOnRefusal[In, Out any](ctx context.Context, items []In, send func(cont
 	if err == nil {
 		return results
 	}
-	var apiErr *APIError
+	var apiErr *httpapi.APIError
 	if len(items) > 1 && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest {
 		tflog.Debug(ctx, "A batch was refused as a whole; sending its halves on their own",
 			map[string]any{"items": len(items), "operation": apiErr.Operation})
@@ -346,7 +348,7 @@ type deleted struct{}
 func (c *Client) sendDeletes(ctx context.Context, account string, ids []string) []batchResult[deleted] {
 	if len(ids) == 1 {
 		err := c.DeleteSubscription(ctx, account, ids[0])
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, httpapi.ErrNotFound) {
 			err = nil
 		}
 		return []batchResult[deleted]{{err: err}}

@@ -6,30 +6,6 @@ import (
 	"time"
 )
 
-// TestLimiterDelay reads the wait for the next slot from the limiter at fixed instants, without
-// taking a slot.
-func TestLimiterDelay(t *testing.T) {
-	l := newLimiter(10)
-	t0 := time.Unix(1_700_000_000, 0)
-	if d := limiterDelay(l, t0); d != 0 {
-		t.Fatalf("a fresh limiter: wait %v, want 0", d)
-	}
-	if !l.AllowN(t0, 1) {
-		t.Fatal("first request refused")
-	}
-	for _, tc := range []struct {
-		at   time.Duration
-		want time.Duration
-	}{{0, 100 * time.Millisecond}, {30 * time.Millisecond, 70 * time.Millisecond}, {100 * time.Millisecond, 0}, {time.Second, 0}} {
-		if d := limiterDelay(l, t0.Add(tc.at)); d.Round(time.Millisecond) != tc.want {
-			t.Errorf("%v after a request: wait %v, want %v", tc.at, d, tc.want)
-		}
-	}
-	if limiterDelay(l, t0.Add(30*time.Millisecond)); !l.AllowN(t0.Add(100*time.Millisecond), 1) {
-		t.Fatal("reading the wait took a slot")
-	}
-}
-
 // TestBatchWindowWaitsForTheLimiter checks how long a batch stays open: the window, or until
 // the rate limiter would grant its request, whichever is later; both when a batch starts with
 // nothing in flight and when the request it gathered behind ends.

@@ -1,11 +1,9 @@
 package client
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // page100 is a 100-item page of listSubscribedEventsForAccount.
@@ -31,25 +29,4 @@ func BenchmarkDecodePage100(b *testing.B) {
 			b.Fatalf("bad page %d %t", len(p.Subscriptions), p.Last)
 		}
 	}
-}
-
-// BenchmarkTokenCacheParallel calls Token on a warm cache from parallel goroutines.
-func BenchmarkTokenCacheParallel(b *testing.B) {
-	c, err := New(Config{BaseURL: "http://127.0.0.1:1", AuthURL: "http://127.0.0.1:1", AccountID: "acc", Username: "u", Password: "p"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	far := time.Now().Add(time.Hour)
-	c.tokens.store("acc", cachedToken{value: "warm.token.value", expiresAt: far, refreshAt: far})
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			tok, err := c.Token(ctx, "")
-			if err != nil || tok != "warm.token.value" {
-				b.Fatalf("Token = %q, %v", tok, err)
-			}
-		}
-	})
 }

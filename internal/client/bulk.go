@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (
@@ -61,20 +63,20 @@ func (c *Client) bulk(ctx context.Context, op, accountID string, in any, repeat 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	resp, err := c.call(ctx, serviceCall{
-		operation: op,
-		method:    http.MethodPatch,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions"),
-		in:        in,
-		repeat:    repeat,
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: op,
+		Method:    http.MethodPatch,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions"),
+		In:        in,
+		Repeat:    repeat,
 	})
 	if err != nil {
 		return nil, err
 	}
-	statuses, err := decodeOperationStatuses(resp.body)
+	statuses, err := decodeOperationStatuses(resp.Body)
 	if err != nil {
-		return nil, decodeErr(op, err)
+		return nil, httpapi.MalformedResponse(op, err)
 	}
 	return statuses, nil
 }
@@ -102,7 +104,7 @@ func decodeOperationStatuses(body []byte) ([]OperationStatus, error) {
 		out = append(out, OperationStatus{
 			SubscriptionID:     it.SubscriptionID,
 			HTTPEquivalentCode: int(it.HTTPEquivalentCode),
-			Message:            ServiceText(it.Message),
+			Message:            httpapi.ServiceText(it.Message),
 		})
 	}
 	return out, nil

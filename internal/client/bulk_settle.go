@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // msgSettledNotFound is the message of a bulk delete item settled by a read that found it gone.
@@ -18,7 +20,7 @@ const msgSettledNotFound = "Subscription not found (read after the bulk delete's
 // whose read fails, stays without a status: the caller must keep it. A malformed body whose
 // items are all settled is no error; any other error of the bulk request is returned as it is.
 func (c *Client) settleDeletes(ctx context.Context, accountID string, ids []string, statuses []OperationStatus, err error) ([]OperationStatus, error) {
-	if err != nil && !errors.Is(err, ErrMalformedResponse) {
+	if err != nil && !errors.Is(err, httpapi.ErrMalformedResponse) {
 		return statuses, err
 	}
 	answered := make(map[string]bool, len(statuses))
@@ -39,7 +41,7 @@ func (c *Client) settleDeletes(ctx context.Context, accountID string, ids []stri
 	_, errs := c.GetSubscriptions(ctx, accountID, open)
 	left := 0
 	for i, id := range open {
-		if errors.Is(errs[i], ErrNotFound) {
+		if errors.Is(errs[i], httpapi.ErrNotFound) {
 			statuses = append(statuses, OperationStatus{SubscriptionID: id, HTTPEquivalentCode: http.StatusNotFound, Message: msgSettledNotFound})
 		} else {
 			left++

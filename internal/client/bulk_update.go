@@ -14,6 +14,8 @@ import (
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // ErrOutcomeUnknown matches the error of a bulk update item whose outcome the service did not
@@ -110,7 +112,7 @@ func (c *Client) UpdateSubscriptionsBulk(ctx context.Context, accountID string, 
 func (c *Client) updateChunk(ctx context.Context, accountID string, updates []SubscriptionUpdate, results []BulkUpdateResult) {
 	if !c.bulkUpdateRefused.Load() {
 		statuses, err := c.bulkUpdateItems(ctx, accountID, updates)
-		var apiErr *APIError
+		var apiErr *httpapi.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
 			c.settleUpdates(ctx, accountID, updates, statuses, err, results)
 			return
@@ -145,7 +147,7 @@ func (c *Client) bulkUpdateItems(ctx context.Context, accountID string, updates 
 // other settings a failure, and a failed read an unknown outcome. A request that failed
 // otherwise leaves every item unknown.
 func (c *Client) settleUpdates(ctx context.Context, accountID string, updates []SubscriptionUpdate, statuses []OperationStatus, err error, results []BulkUpdateResult) {
-	if err != nil && !errors.Is(err, ErrMalformedResponse) {
+	if err != nil && !errors.Is(err, httpapi.ErrMalformedResponse) {
 		for i, u := range updates {
 			results[i].Err = fmt.Errorf("%s: subscription %s: %w (%w); updates are idempotent, so applying again is safe", opBulkUpdate, u.ID, ErrOutcomeUnknown, err)
 		}
@@ -190,7 +192,7 @@ func (c *Client) settleUpdates(ctx context.Context, accountID string, updates []
 // subscription (got, or the read's error).
 func settledUpdate(accountID string, u SubscriptionUpdate, got *Subscription, err error) error {
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, httpapi.ErrNotFound):
 		return &ItemError{Operation: opBulkUpdate, AccountID: accountID, SubscriptionID: u.ID,
 			HTTPEquivalentCode: http.StatusNotFound, Message: "Subscription not found (read after the bulk update's answer held no status for it)"}
 	case err != nil:

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // CatalogueEntry is one record of a catalogue: an event, a log level or a destination type.
@@ -70,20 +72,20 @@ func (c *Client) ListDestinationTypes(ctx context.Context) ([]CatalogueEntry, er
 func (c *Client) listCatalogue(ctx context.Context, cat catalogue) ([]CatalogueEntry, error) {
 	accountID := c.cfg.AccountID
 	if accountID == "" && c.cfg.JWT == "" {
-		return nil, fmt.Errorf("%s: %w", cat.operation, errNoAccount)
+		return nil, fmt.Errorf("%s: %w", cat.operation, httpapi.ErrNoAccount)
 	}
-	resp, err := c.call(ctx, serviceCall{
-		operation: cat.operation,
-		method:    http.MethodGet,
-		accountID: accountID,
-		path:      cat.path,
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: cat.operation,
+		Method:    http.MethodGet,
+		AccountID: accountID,
+		Path:      cat.path,
 	})
 	if err != nil {
 		return nil, err
 	}
-	entries, err := decodeCatalogue(resp.body, cat)
+	entries, err := decodeCatalogue(resp.Body, cat)
 	if err != nil {
-		return nil, decodeErr(cat.operation, err)
+		return nil, httpapi.MalformedResponse(cat.operation, err)
 	}
 	return entries, nil
 }
@@ -251,5 +253,5 @@ func decodeRecord(raw json.RawMessage, nameKeys []string) (CatalogueEntry, error
 		}
 		return e, nil
 	}
-	return CatalogueEntry{}, fmt.Errorf("the record is neither a string nor an object: %s", serviceTextBytes(raw, 100))
+	return CatalogueEntry{}, fmt.Errorf("the record is neither a string nor an object: %s", httpapi.ServiceTextBytes(raw, 100))
 }

@@ -1,41 +1,35 @@
-// Package client is the typed HTTP client of the Event Notifications Configuration Service:
-// all twelve operations of the service and its JWT endpoint.
+// Package client is the typed client of the Event Notifications Configuration Service: all
+// twelve operations of the service, and the subscription engine behind the provider's
+// resources (batched creates and deletes, the listing cache, bulk updates, and the settling
+// of writes whose answer was lost).
 //
-// A Client authenticates with JWTs that it generates from Basic credentials (a password, or
-// an API token with the user name "PLATFORM_TOKEN.<username>", optionally with a one-time
-// password) and caches per account, or with a pre-issued JWT. It limits its own request
-// rate, retries what is safe to retry, reads the service's ambiguous shapes tolerantly, and
-// logs through tflog without ever logging a credential.
+// Every request goes through package httpapi, the generic HTTP layer (JWTs, rate limit,
+// retries, typed errors, redaction, logging); the dependency is one way (TestImportRules, at
+// the module's root). The Client reads the service's ambiguous shapes tolerantly and never
+// logs a credential.
 package client
 
 import (
-	"encoding/base64"
-	"errors"
+	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/time/rate"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Client calls the service. It is safe for concurrent use; create one per provider instance
 // with New.
 type Client struct {
 	cfg        Config
-	basePath   string // path of cfg.BaseURL, prefixed to URL paths in logs and errors
-	httpClient *http.Client
-	limiter    *rate.Limiter // nil when unlimited
-	secrets    []string      // values masked in every log entry
-	tokens     tokenCache
-	listings   listingCache  // per-account listings behind ReadSubscription
-	claims     claimSet      // subscription IDs handed to callers, never adopted for another
-	listLimits listingLimits // bounds of every listing (listing_bounds.go)
-	createGate createGate    // orders creates with the reads that settle lost answers
-	lost       lostCreates   // what the Client's lost creates still look for, by content
-	writes     accountWrites // orders writes with UpdateListed (account_writes.go)
+	api        *httpapi.Client // sends every request
+	listings   listingCache    // per-account listings behind ReadSubscription
+	claims     claimSet        // subscription IDs handed to callers, never adopted for another
+	listLimits listingLimits   // bounds of every listing (listing_bounds.go)
+	createGate createGate      // orders creates with the reads that settle lost answers
+	lost       lostCreates     // what the Client's lost creates still look for, by content
+	writes     accountWrites   // orders writes with UpdateListed (account_writes.go)
 	creates    *batchQueue[SubscriptionInput, *Subscription]
 	deletes    *batchQueue[string, deleted]
 	now        func() time.Time
@@ -55,67 +49,18 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		cfg:        cfg,
-		limiter:    newLimiter(cfg.RequestsPerSecond),
 		listLimits: defaultListingLimits(),
 		now:        time.Now,
 	}
-	if u, err := url.Parse(cfg.BaseURL); err == nil {
-		c.basePath = strings.TrimRight(u.Path, "/")
+	// The HTTP layer reads c.now too: one clock for the whole client.
+	api, err := httpapi.NewWithClock(cfg.Config, func() time.Time { return c.now() })
+	if err != nil {
+		return nil, err
 	}
-	c.httpClient = newHTTPClient(cfg.HTTPClient, c.limiter, cfg.RequestTimeout)
-	c.tokens.entries = make(map[string]cachedToken)
-	c.secrets = secretValues(cfg)
-	var slotDelay func() time.Duration
-	if c.limiter != nil {
-		slotDelay = func() time.Duration { return limiterDelay(c.limiter, c.now()) }
-	}
-	c.creates = newBatchQueue(cfg, slotDelay, c.sendCreates)
-	c.deletes = newBatchQueue(cfg, slotDelay, c.sendDeletes)
+	c.api = api
+	c.creates = newBatchQueue(cfg, api.SlotDelay(), c.sendCreates)
+	c.deletes = newBatchQueue(cfg, api.SlotDelay(), c.sendDeletes)
 	return c, nil
-}
-
-// secretValues lists every credential that must never appear in a log entry, the encoded
-// Basic auth header value included.
-func secretValues(cfg Config) []string {
-	var out []string
-	for _, s := range []string{cfg.Password, cfg.APIToken, cfg.OTP, cfg.JWT} {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	if user, pass := cfg.basicCredentials(); pass != "" {
-		out = append(out, base64.StdEncoding.EncodeToString([]byte(user+":"+pass)))
-	}
-	return out
-}
-
-// newHTTPClient returns the Client's own http.Client: a copy of base (or a new client on a
-// clone of http.DefaultTransport) whose transport waits for the rate limiter, applies the
-// per-attempt timeout and sends plain-http requests to loopback addresses only.
-func newHTTPClient(base *http.Client, limiter *rate.Limiter, timeout time.Duration) *http.Client {
-	var hc http.Client
-	var rt http.RoundTripper
-	if base != nil {
-		hc = *base
-		rt = base.Transport
-	}
-	if rt == nil {
-		rt = clonedDefaultTransport()
-	}
-	hc.Transport = &transport{base: rt, plain: plainHTTPTransport(rt), limiter: limiter, timeout: timeout}
-	// Never follow a redirect: Go would turn a DELETE, PUT or POST into a GET (a delete or an
-	// update would seem to succeed without happening) and could carry the bearer token to
-	// another address. The 3xx answer itself becomes an *APIError naming its Location.
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &hc
-}
-
-// clonedDefaultTransport clones http.DefaultTransport, so that nothing shared is changed.
-func clonedDefaultTransport() http.RoundTripper {
-	if t, ok := http.DefaultTransport.(*http.Transport); ok {
-		return t.Clone()
-	}
-	return http.DefaultTransport
 }
 
 // String describes the Client without any secret.
@@ -129,32 +74,34 @@ func (c *Client) String() string {
 // GoString is String, so that %#v reveals no secret.
 func (c *Client) GoString() string { return c.String() }
 
-// errNoAccount is returned when a call names no account and no default is configured.
-var errNoAccount = errors.New("no account ID given and no default account ID configured")
-
-// account returns accountID, or the configured default when it is empty, once CheckAccountID
-// accepts it: every request for an account passes here before anything is sent.
-func (c *Client) account(accountID string) (string, error) {
-	if accountID != "" {
-		if err := CheckAccountID(accountID); err != nil {
-			return "", err
-		}
-		return accountID, nil
-	}
-	if c.cfg.AccountID != "" {
-		return c.cfg.AccountID, nil
-	}
-	return "", errNoAccount
+// Token returns the JWT that authenticates calls for accountID ("" means the configured
+// account): httpapi.Client.Token.
+func (c *Client) Token(ctx context.Context, accountID string) (string, error) {
+	return c.api.Token(ctx, accountID)
 }
 
-// accountPath is the service path of an account's resource, with every segment escaped.
-func accountPath(accountID string, segments ...string) string {
-	var b strings.Builder
-	b.WriteString("/rest/v1/accounts/")
-	b.WriteString(url.PathEscape(accountID))
-	for _, s := range segments {
-		b.WriteByte('/')
-		b.WriteString(s)
+// TokenWithExpiry is Token for a caller that hands the JWT on, with the time the token
+// expires: httpapi.Client.TokenWithExpiry.
+func (c *Client) TokenWithExpiry(ctx context.Context, accountID string, minValidity time.Duration) (string, time.Time, error) {
+	return c.api.TokenWithExpiry(ctx, accountID, minValidity)
+}
+
+// account returns accountID, or the configured default when it is empty, once
+// httpapi.CheckAccountID accepts it.
+func (c *Client) account(accountID string) (string, error) { return c.api.Account(accountID) }
+
+// call runs a service operation through the HTTP layer (httpapi.Client.Do). A write is first
+// ordered with UpdateListed (account_writes.go), and drops the account's listing once it is
+// over: any write may change the account's subscriptions, even one that failed or was
+// cancelled after it was sent.
+func (c *Client) call(ctx context.Context, sc httpapi.Call) (*httpapi.Response, error) {
+	if sc.Method != http.MethodGet {
+		exit, err := c.enterWrite(ctx, sc.Operation, sc.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		defer exit()
+		defer c.listings.invalidate(sc.AccountID)
 	}
-	return b.String()
+	return c.api.Do(ctx, sc)
 }

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestNewValidation covers every configuration rule.
 func TestNewValidation(t *testing.T) {
-	valid := Config{BaseURL: "https://api.example.com/", AuthURL: "https://auth.example.com", AccountID: "a", Username: "u", Password: "p"}
+	valid := Config{Config: httpapi.Config{BaseURL: "https://api.example.com/", AuthURL: "https://auth.example.com", AccountID: "a", Username: "u", Password: "p"}}
 	tests := []struct {
 		name    string
 		mutate  func(c *Config)
@@ -61,39 +63,22 @@ func TestNewValidation(t *testing.T) {
 	}
 }
 
-// TestNewDefaults checks normalisation.
-func TestNewDefaults(t *testing.T) {
-	base := &http.Client{Timeout: 7 * time.Second}
-	c, err := New(Config{BaseURL: " https://x/api/ ", JWT: "j", AccountID: "a", MaxRetries: -5, RetryWaitMin: 3 * time.Second, RetryWaitMax: time.Second, HTTPClient: base})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.cfg.BaseURL != "https://x/api" || c.basePath != "/api" || c.cfg.MaxRetries != 0 || c.cfg.UserAgent != defaultUserAgent {
-		t.Errorf("normalised %+v", c.cfg)
-	}
-	if c.cfg.RetryWaitMax != 3*time.Second {
-		t.Errorf("RetryWaitMax %v not raised to RetryWaitMin", c.cfg.RetryWaitMax)
-	}
-	if c.httpClient == base || base.Transport != nil || c.httpClient.Timeout != 7*time.Second {
-		t.Error("the caller's http.Client was modified or not copied")
-	}
-	if _, ok := c.httpClient.Transport.(*transport).base.(*http.Transport); !ok {
-		t.Error("no cloned default transport under the caller's client")
-	}
-	d, _ := New(Config{BaseURL: "https://x", JWT: "j", AccountID: "a"})
-	if d.cfg.RetryWaitMin != time.Second || d.cfg.RetryWaitMax != 30*time.Second {
-		t.Errorf("default waits %v %v", d.cfg.RetryWaitMin, d.cfg.RetryWaitMax)
-	}
-	if d.httpClient.Transport.(*transport).base == http.DefaultTransport {
-		t.Error("the default transport is shared, not cloned")
-	}
-}
-
 // TestConfigRedaction: no secret in any rendering of a Config or Client.
 func TestConfigRedaction(t *testing.T) {
-	cfg := Config{BaseURL: "https://x", AuthURL: "https://y", AccountID: "acc", Username: "u",
-		Password: "hunter2-pass", APIToken: "api-tok-123", OTP: "775533", JWT: "eyJ.secret.jwt", HTTPClient: &http.Client{}}
-	c, err := New(Config{BaseURL: "https://x", AuthURL: "https://y", AccountID: "acc", Username: "u", Password: "hunter2-pass", OTP: "775533"})
+	cfg := Config{
+		Config: httpapi.Config{
+			BaseURL:    "https://x",
+			AuthURL:    "https://y",
+			AccountID:  "acc",
+			Username:   "u",
+			Password:   "hunter2-pass",
+			APIToken:   "api-tok-123",
+			OTP:        "775533",
+			JWT:        "eyJ.secret.jwt",
+			HTTPClient: &http.Client{},
+		},
+	}
+	c, err := New(Config{Config: httpapi.Config{BaseURL: "https://x", AuthURL: "https://y", AccountID: "acc", Username: "u", Password: "hunter2-pass", OTP: "775533"}})
 	if err != nil {
 		t.Fatal(err)
 	}

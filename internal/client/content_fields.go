@@ -8,7 +8,7 @@ import (
 // contentFields is the one list of a subscription's content: every field of
 // SubscriptionInput, how to read it from an input and to set it from a Subscription, with how
 // the service may spell it back. The content key, by which a lost create answer is settled
-// (create_reconcile.go), a short answer is handed out (create_settle.go) and an unanswered
+// (create_adopt.go), a short answer is handed out (create_settle.go) and an unanswered
 // bulk update item is checked (holdsInput), derives from it, and so do a subscription's
 // settings (Subscription.Settings).
 //

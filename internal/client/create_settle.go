@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (
@@ -37,12 +39,12 @@ func settleWaits() []time.Duration {
 // account until nothing is missing or the grace period is over. It returns an
 // *UnknownOutcomeError when a read fails or the evidence is ambiguous. The reads run even
 // when the caller is cancelled (the create may have acted), each bounded by
-// reconcileTimeout; the waits between them end with the caller's cancellation.
+// settleReadTimeout; the waits between them end with the caller's cancellation.
 func (c *Client) settle(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, cause error) error {
-	probe := &clockProbe{}
+	probe := &httpapi.ClockProbe{}
 	waits := settleWaits()
 	for read := 0; ; read++ {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleReadTimeout)
 		err := c.adopt(rctx, accountID, in, result, st, span, probe, cause)
 		cancel()
 		if err != nil || countNil(result) == 0 || read == len(waits) {
@@ -62,7 +64,7 @@ type settlement struct {
 	// the service dates it after the span of the request.
 	warns []error
 	// doubtful lists, as of the last read, unclaimed subscriptions of a missing content and
-	// of the caller that the service dates up to reconcileSkew before the request: its clock
+	// of the caller that the service dates up to settleSkew before the request: its clock
 	// may be off, so they may be the request's.
 	doubtful []string
 	// hold counts what this settlement still looks for among the Client's lost creates.

@@ -13,11 +13,13 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // The tests of this file put the client behind an auth endpoint and a service that repeat
 // the request's credentials in their answers (issue 29, item 2): the error and the log
-// hold RedactedMarker where the credential was.
+// hold httpapi.RedactedMarker where the credential was.
 
 // logStrings decodes a tflogtest buffer and returns every string value of every entry.
 func logStrings(t *testing.T, buf *bytes.Buffer) []string {
@@ -77,14 +79,14 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 		service http.HandlerFunc
 		is      error // a sentinel the error still matches
 	}{
-		{"JWT endpoint echoes in JSON (401)", echoJSON(http.StatusUnauthorized), nil, ErrUnauthorized},
-		{"JWT endpoint echoes in HTML (403)", echoHTML(http.StatusForbidden), nil, ErrForbidden},
-		{"service echoes the bearer in JSON (401)", nil, echoJSON(http.StatusUnauthorized), ErrUnauthorized},
+		{"JWT endpoint echoes in JSON (401)", echoJSON(http.StatusUnauthorized), nil, httpapi.ErrUnauthorized},
+		{"JWT endpoint echoes in HTML (403)", echoHTML(http.StatusForbidden), nil, httpapi.ErrForbidden},
+		{"service echoes the bearer in JSON (401)", nil, echoJSON(http.StatusUnauthorized), httpapi.ErrUnauthorized},
 		{"service echoes the bearer in HTML (502)", nil, echoHTML(http.StatusBadGateway), nil},
 		{"service redirects with the bearer in the query", nil, func(w http.ResponseWriter, r *http.Request) {
 			token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 			http.Redirect(w, r, "https://elsewhere.example/login?token="+token+"&pw="+hostilePassword, http.StatusFound)
-		}, ErrRedirect},
+		}, httpapi.ErrRedirect},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +101,7 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 			c := f.newClient(func(cfg *Config) { cfg.Password, cfg.OTP, cfg.MaxRetries = hostilePassword, testOTP, 0 })
 			var buf bytes.Buffer
 			_, err := c.ListEvents(tflogtest.RootLogger(context.Background(), &buf))
-			var apiErr *APIError
+			var apiErr *httpapi.APIError
 			if !errors.As(err, &apiErr) {
 				t.Fatalf("error %v is not an *APIError", err)
 			}
@@ -116,8 +118,8 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 				t.Fatal("no service request carried a bearer JWT: the test would prove nothing")
 			}
 			text := err.Error() + " " + apiErr.RawBody + " " + strings.Join(apiErr.Messages, " ") + " " + apiErr.Location
-			if !strings.Contains(text, RedactedMarker) {
-				t.Errorf("the error shows no %s: %s", RedactedMarker, text)
+			if !strings.Contains(text, httpapi.RedactedMarker) {
+				t.Errorf("the error shows no %s: %s", httpapi.RedactedMarker, text)
 			}
 			noSecrets(t, "the error", text, secrets)
 			noUnsafeText(t, "the error", text)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestErrorShapes covers every error of the spec's Errors section and bodies that are not
@@ -21,7 +23,7 @@ func TestErrorShapes(t *testing.T) {
 		body       string
 		ctype      string
 		is         error
-		wantFields APIError
+		wantFields httpapi.APIError
 		contains   []string
 		rawPrefix  string
 		attempts   int32
@@ -35,7 +37,7 @@ func TestErrorShapes(t *testing.T) {
 			status: 400,
 			body: `{"error":"Bad Request","messages":["Must provide a valid eventName","Must provide a valid destinationType",
 				"Must provide a valid logLevel"],"path":"/rest/v1/accounts/acc-1/subscriptions"}`,
-			wantFields: APIError{Operation: "create subscriptions", Method: "POST", URLPath: "/rest/v1/accounts/acc-1/subscriptions",
+			wantFields: httpapi.APIError{Operation: "create subscriptions", Method: "POST", URLPath: "/rest/v1/accounts/acc-1/subscriptions",
 				StatusCode: 400, ErrorText: "Bad Request", Path: "/rest/v1/accounts/acc-1/subscriptions",
 				Messages: []string{"Must provide a valid eventName", "Must provide a valid destinationType", "Must provide a valid logLevel"}},
 			contains: []string{"create subscriptions: HTTP 400 Bad Request: Must provide a valid eventName; Must provide a valid destinationType; Must provide a valid logLevel"},
@@ -70,7 +72,7 @@ func TestErrorShapes(t *testing.T) {
 				return err
 			},
 			status: 403, body: `{"error":"Forbidden","messages":["Access Denied"],"path":"/rest/v1/accounts/acc-1/subscriptions/s1"}`,
-			is:       ErrForbidden,
+			is:       httpapi.ErrForbidden,
 			contains: []string{"read subscription: HTTP 403 Forbidden: Access Denied"},
 			attempts: 1,
 		},
@@ -81,7 +83,7 @@ func TestErrorShapes(t *testing.T) {
 				return err
 			},
 			status: 404, body: `{"error":"Entity not found","messages":["Subscription s1 not found"],"path":"/p"}`,
-			is:       ErrNotFound,
+			is:       httpapi.ErrNotFound,
 			contains: []string{"read subscription: HTTP 404 Not Found: Entity not found: Subscription s1 not found"},
 			attempts: 1,
 		},
@@ -91,7 +93,7 @@ func TestErrorShapes(t *testing.T) {
 				return c.DeleteSubscription(ctx, "acc-1", "s1")
 			},
 			status: 404, body: `{"error":"Entity not found","messages":["Subscription s1 not found"],"path":"/p"}`,
-			is: ErrNotFound, attempts: 1,
+			is: httpapi.ErrNotFound, attempts: 1,
 		},
 		{
 			name: "500 with errorId, never retried",
@@ -100,7 +102,7 @@ func TestErrorShapes(t *testing.T) {
 				return err
 			},
 			status: 500, body: `{"error":"Internal server error","messages":["boom"],"path":"/rest/v1/events","errorId":"0d6f7a3e-1111-2222-3333-444455556666"}`,
-			wantFields: APIError{Operation: "list events", Method: "GET", URLPath: "/rest/v1/events", StatusCode: 500,
+			wantFields: httpapi.APIError{Operation: "list events", Method: "GET", URLPath: "/rest/v1/events", StatusCode: 500,
 				ErrorText: "Internal server error", Messages: []string{"boom"}, Path: "/rest/v1/events", ErrorID: "0d6f7a3e-1111-2222-3333-444455556666"},
 			contains: []string{"list events: HTTP 500 Internal Server Error: boom (error ID 0d6f7a3e-1111-2222-3333-444455556666)"},
 			attempts: 1,
@@ -161,7 +163,7 @@ func TestErrorShapes(t *testing.T) {
 			})
 			c := f.newClient(nil)
 			err := tc.call(context.Background(), c)
-			var apiErr *APIError
+			var apiErr *httpapi.APIError
 			if !errors.As(err, &apiErr) {
 				t.Fatalf("error %v (%T) is not an *APIError", err, err)
 			}
@@ -171,7 +173,7 @@ func TestErrorShapes(t *testing.T) {
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("errors.Is(%v, %v) = false", err, tc.is)
 			}
-			for _, sentinel := range []error{ErrNotFound, ErrUnauthorized, ErrForbidden} {
+			for _, sentinel := range []error{httpapi.ErrNotFound, httpapi.ErrUnauthorized, httpapi.ErrForbidden} {
 				if sentinel != tc.is && errors.Is(err, sentinel) {
 					t.Errorf("error unexpectedly matches %v", sentinel)
 				}
@@ -191,7 +193,7 @@ func TestErrorShapes(t *testing.T) {
 				}
 			}
 			if tc.rawPrefix != "" {
-				if !strings.HasPrefix(apiErr.RawBody, tc.rawPrefix) || len(apiErr.RawBody) > rawBodyLimit {
+				if !strings.HasPrefix(apiErr.RawBody, tc.rawPrefix) || len(apiErr.RawBody) > httpapi.RawBodyLimit {
 					t.Errorf("RawBody %q (len %d)", apiErr.RawBody, len(apiErr.RawBody))
 				}
 				if !utf8.ValidString(apiErr.RawBody) || strings.ContainsRune(apiErr.RawBody, '\uFFFD') {
@@ -316,39 +318,5 @@ func TestContextErrors(t *testing.T) {
 	cancel3()
 	if _, err := c.ListLogLevels(done); !errors.Is(err, context.Canceled) {
 		t.Errorf("already cancelled: %v", err)
-	}
-}
-
-// TestAPIErrorText covers the advice and the formatting of Error().
-func TestAPIErrorText(t *testing.T) {
-	tests := []struct {
-		err  *APIError
-		want []string
-		not  []string
-	}{
-		// Facts only: the advice for each status is the provider's (see its statusHint).
-		{&APIError{Operation: "generate JWT", StatusCode: 401, JWTEndpoint: true}, []string{"generate JWT: HTTP 401 Unauthorized"}, []string{". "}},
-		{&APIError{Operation: "list events", StatusCode: 401, PreIssuedJWT: true}, []string{"list events: HTTP 401 Unauthorized"}, []string{". "}},
-		{&APIError{Operation: "read subscription", StatusCode: 403, AccountID: "acc-9"}, []string{"read subscription: HTTP 403 Forbidden"}, []string{". "}},
-		{&APIError{Operation: "x", StatusCode: 301, Location: "https://new.example.com/rest/v1/events"}, []string{"x: HTTP 301 Moved Permanently (redirected to https://new.example.com/rest/v1/events, not followed)"}, nil},
-		{&APIError{StatusCode: 418}, []string{"request: HTTP 418 I'm a teapot"}, []string{". "}},
-		{&APIError{Operation: "x", StatusCode: 599, RawBody: "a\n\n   b"}, []string{"x: HTTP 599: response body: a b"}, nil},
-		{&APIError{Operation: "x", StatusCode: 503, Attempts: 3}, []string{"x: HTTP 503 Service Unavailable (after 3 attempts)"}, nil},
-	}
-	for _, tc := range tests {
-		got := tc.err.Error()
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%q does not contain %q", got, w)
-			}
-		}
-		for _, n := range tc.not {
-			if strings.Contains(got, n) {
-				t.Errorf("%q contains %q", got, n)
-			}
-		}
-	}
-	if (&APIError{StatusCode: 404}).Is(errors.New("not found")) {
-		t.Error("Is matched a foreign error")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // eventCatalogue holds the events catalogue once it has been read.
@@ -29,7 +31,7 @@ func (c *Client) EventCatalogue(ctx context.Context) ([]CatalogueEntry, error) {
 		return cat.events, cat.err
 	}
 	cat.mu.Unlock()
-	return sharedFlight(ctx, &cat.group, "events", func() ([]CatalogueEntry, error) {
+	return httpapi.SharedFlight(ctx, &cat.group, "events", func() ([]CatalogueEntry, error) {
 		cat.mu.Lock()
 		read, events, err := cat.read, cat.events, cat.err
 		cat.mu.Unlock()

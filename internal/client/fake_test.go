@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // This file is fakeAPI, a small scripted fake of the service, written from SERVICE.md for these unit
@@ -33,6 +35,9 @@ const (
 	testOTP      = "493817"
 	testUA       = "terraform-provider-eventnotify/1.2.3-test"
 )
+
+// hostilePassword holds the characters that JSON, HTML and URLs write otherwise.
+const hostilePassword = `pw<&"sec ret'>+/%`
 
 // testSigningKey signs the fake's JWTs.
 func testSigningKey() []byte { return []byte("fake-signing-key-for-tests") }
@@ -259,15 +264,17 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 // testConfig is a password configuration for the fake, with fast retries.
 func (f *fakeAPI) testConfig() Config {
 	return Config{
-		BaseURL:      f.srv.URL,
-		AuthURL:      f.srv.URL + "/",
-		AccountID:    testAccount,
-		Username:     testUser,
-		Password:     testPassword,
-		MaxRetries:   3,
-		UserAgent:    testUA,
-		RetryWaitMin: time.Millisecond,
-		RetryWaitMax: 5 * time.Millisecond,
+		Config: httpapi.Config{
+			BaseURL:      f.srv.URL,
+			AuthURL:      f.srv.URL + "/",
+			AccountID:    testAccount,
+			Username:     testUser,
+			Password:     testPassword,
+			MaxRetries:   3,
+			UserAgent:    testUA,
+			RetryWaitMin: time.Millisecond,
+			RetryWaitMax: 5 * time.Millisecond,
+		},
 	}
 }
 

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Fuzz targets of the response decoders, each with the invariants its callers
@@ -148,65 +147,6 @@ func FuzzCatalogue(f *testing.F) {
 	})
 }
 
-// FuzzErrorBody builds the error of any failed answer: no panic, a one-line
-// summary that names the operation and the status, the sentinels matching the
-// status, and a raw excerpt (a proxy's page) that is short valid UTF-8.
-func FuzzErrorBody(f *testing.F) {
-	for _, b := range []string{
-		`{"error":"Bad Request","messages":["Must provide a valid eventName"],"path":"/rest/v1/accounts/a/subscriptions"}`,
-		`{"error":"Internal server error","messages":[],"path":"/p","errorId":"5f0c7a2e-93d1-4b8e-a6f4-0d2c9e1b7a35"}`,
-		`{"error":"Forbidden","messages":"Access Denied"}`, `{"message":"only a message"}`, `{"messages":[1,null,{"a":1}]}`,
-		`<html><body><h1>502 Bad Gateway</h1></body></html>`, ``, `null`, "\xff\xfe\x00", strings.Repeat("é", 600),
-	} {
-		for _, status := range []int{400, 401, 403, 404, 429, 500, 502, 503} {
-			f.Add(status, []byte(b))
-		}
-	}
-	f.Fuzz(func(t *testing.T, status int, body []byte) {
-		if status < 100 || status > 999 {
-			return
-		}
-		e := newAPIError("list events", http.MethodGet, "/rest/v1/events", status, body)
-		msg := e.Error()
-		if !strings.HasPrefix(msg, "list events: HTTP "+strconv.Itoa(status)) {
-			t.Fatalf("message %q does not start with the operation and status", msg)
-		}
-		if len(e.RawBody) > rawBodyLimit || !utf8.ValidString(e.RawBody) {
-			t.Fatalf("raw body excerpt of %d bytes, valid UTF-8 %t", len(e.RawBody), utf8.ValidString(e.RawBody))
-		}
-		for what, text := range map[string]string{"Error()": msg, "ErrorText": e.ErrorText, "Path": e.Path, "ErrorID": e.ErrorID,
-			"RawBody": e.RawBody, "Messages": strings.Join(e.Messages, "")} {
-			if hasUnsafeRune(text) {
-				t.Fatalf("%s holds a control, format or separator character: %q", what, text)
-			}
-		}
-		if len(e.Messages) > MaxServiceMessages {
-			t.Fatalf("%d messages kept", len(e.Messages))
-		}
-		for _, m := range e.Messages {
-			if len(m) > MaxServiceTextBytes {
-				t.Fatalf("a message of %d bytes kept", len(m))
-			}
-		}
-		if e.RawBody != "" && (e.ErrorText != "" || len(e.Messages) > 0) {
-			t.Fatalf("both a raw excerpt and the service's error shape: %+v", e)
-		}
-		for sentinel, want := range map[error]int{ErrUnauthorized: 401, ErrForbidden: 403} {
-			if e.Is(sentinel) != (status == want) {
-				t.Fatalf("HTTP %d matches %v: %t", status, sentinel, e.Is(sentinel))
-			}
-		}
-		// Only the service's own 404 (its error shape with "Entity not found") says that
-		// an entity is gone; no body, a proxy's or a router's 404 must not.
-		if e.Is(ErrNotFound) && (status != 404 || e.RawBody != "" || !strings.EqualFold(e.ErrorText, entityNotFound)) {
-			t.Fatalf("HTTP %d with body %q matches ErrNotFound", status, body)
-		}
-		if status == 404 && len(strings.TrimSpace(string(body))) == 0 && e.Is(ErrNotFound) {
-			t.Fatal("a 404 without a body matches ErrNotFound")
-		}
-	})
-}
-
 // FuzzBulkStatuses covers the 207 body of bulkOperationsOnSubscriptionsForAccount: any body decodes or
 // fails without a panic, and statuses of fuzzed items encoded in both of its
 // shapes (the wrapper and a bare array) come back unchanged and in order.
@@ -221,7 +161,7 @@ func FuzzBulkStatuses(f *testing.F) {
 		}
 		item := wireOperationStatus{SubscriptionID: id, HTTPEquivalentCode: flexInt64(code), Message: message}
 		items, _ := json.Marshal([]wireOperationStatus{item, item})
-		want := OperationStatus{SubscriptionID: string([]rune(id)), HTTPEquivalentCode: code, Message: ServiceText(string([]rune(message)))}
+		want := OperationStatus{SubscriptionID: string([]rune(id)), HTTPEquivalentCode: code, Message: httpapi.ServiceText(string([]rune(message)))}
 		for _, b := range []string{string(items), `{"operationStatuses":` + string(items) + `}`} {
 			got, err := decodeOperationStatuses([]byte(b))
 			if err != nil || len(got) != 2 || got[0] != want || got[1] != want {
@@ -231,42 +171,8 @@ func FuzzBulkStatuses(f *testing.F) {
 	})
 }
 
-// FuzzTokenBody reads any body of the JWT endpoint: no panic; a token read is
-// one bearer value (no white space, quotes or brackets) whose expiry is after
-// the fetch, with a refresh margin inside its lifetime.
-func FuzzTokenBody(f *testing.F) {
-	for _, b := range []string{
-		"eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3MDAwMDAwMDB9.c2ln", `"eyJ.a.b"`, `{"token":"t"}`, `{"jwt":"t"}`, `{"access_token":"Bearer t"}`,
-		`{"token":{"nested":"x"}}`, "\xef\xbb\xbftoken\n", "Bearer  ", `{"token":""}`, "<html>", "a b",
-		"eyJhbGciOiJub25lIn0.eyJleHAiOjEsImlhdCI6Mn0.", "eyJhbGciOiJub25lIn0.eyJleHAiOiIxZTMwMCJ9.",
-		"tok\x1b[2Jen", "tok\u202een", `{"token":"a\u0085b"}`, strings.Repeat("a", 20000),
-	} {
-		f.Add([]byte(b))
-	}
-	now := time.Unix(1700000000, 0)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		token, err := parseTokenBody(body)
-		if err != nil {
-			if token != "" {
-				t.Fatalf("token %q with error %v", token, err)
-			}
-			return
-		}
-		if token == "" || strings.ContainsAny(token, " \t\r\n\"'<>{}[]") || hasUnsafeRune(token) || len(token) > maxTokenBytes {
-			t.Fatalf("token %q is not one bearer value", token)
-		}
-		expiresAt, lifetime := tokenExpiry(token, now)
-		if !expiresAt.After(now) || lifetime <= 0 {
-			t.Fatalf("token %q expires at %v (lifetime %v), not after the fetch at %v", token, expiresAt, lifetime, now)
-		}
-		if m := refreshMargin(lifetime); m < 0 || m > lifetime || m > maxRefreshMargin {
-			t.Fatalf("refresh margin %v for a lifetime of %v", m, lifetime)
-		}
-	})
-}
-
 // TestMalformedResponseErrors: a 2xx answer that cannot be decoded is an
-// error that matches ErrMalformedResponse (the provider then warns that a
+// error that matches httpapi.ErrMalformedResponse (the provider then warns that a
 // write may have taken effect) and describes the body, not Go types.
 func TestMalformedResponseErrors(t *testing.T) {
 	tests := []struct {
@@ -284,7 +190,7 @@ func TestMalformedResponseErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.body, err, tc.want)
 		}
-		if !errors.Is(err, ErrMalformedResponse) {
+		if !errors.Is(err, httpapi.ErrMalformedResponse) {
 			t.Errorf("%s: error %v does not match ErrMalformedResponse", tc.body, err)
 		}
 	}

@@ -9,7 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // The tests of this file put the client in front of a hostile service: one that pages for
@@ -19,7 +20,7 @@ import (
 // noUnsafeText fails when s holds a character that a terminal would act on.
 func noUnsafeText(t *testing.T, what, s string) {
 	t.Helper()
-	if hasUnsafeRune(s) {
+	if httpapi.HasUnsafeRune(s) {
 		t.Errorf("%s holds a control, format or separator character, or is not UTF-8: %q", what, s)
 	}
 }
@@ -48,7 +49,7 @@ func TestServiceText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ServiceText(tc.in)
+			got := httpapi.ServiceText(tc.in)
 			if got != tc.want {
 				t.Errorf("ServiceText(%q) = %q, want %q", tc.in, got, tc.want)
 			}
@@ -57,45 +58,7 @@ func TestServiceText(t *testing.T) {
 	}
 }
 
-// TestServiceTextBounded: a long text is cut to MaxServiceTextBytes, escapes included, with a
-// note that says how many bytes were left out; a cut never splits a character or an escape.
-func TestServiceTextBounded(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-	}{
-		{"30 MiB message", strings.Repeat("x", 30<<20)},
-		{"escapes only", strings.Repeat("\x1b", 5000)},
-		{"multi-byte characters", strings.Repeat("日", 2000)},
-		{"mixed", strings.Repeat("ab\u202e日\r", 1000)},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := ServiceText(tc.in)
-			if len(got) > MaxServiceTextBytes {
-				t.Errorf("%d bytes, want at most %d", len(got), MaxServiceTextBytes)
-			}
-			noUnsafeText(t, "result", got)
-			shown, note, ok := strings.Cut(got, "… [")
-			if !ok {
-				t.Fatalf("no note of what was cut in %q", got[max(0, len(got)-80):])
-			}
-			var cut int
-			if _, err := fmt.Sscanf(note, "%d more bytes not shown]", &cut); err != nil {
-				t.Fatalf("note %q: %v", note, err)
-			}
-			// What is shown, unescaped, is the first len(in)-cut bytes of the input.
-			if want := ServiceText(tc.in[:len(tc.in)-cut]); want != shown {
-				t.Errorf("shown part %q is not the escaped first %d bytes", shown, len(tc.in)-cut)
-			}
-		})
-	}
-	if got := ServiceText(strings.Repeat("y", MaxServiceTextBytes)); got != strings.Repeat("y", MaxServiceTextBytes) {
-		t.Errorf("a text of exactly the bound was cut: %d bytes", len(got))
-	}
-}
-
-// TestHostileErrorBody: what a failed answer says reaches APIError, its message and its
+// TestHostileErrorBody: what a failed answer says reaches httpapi.APIError, its message and its
 // diagnostics escaped and bounded, from the service and from the JWT endpoint alike.
 func TestHostileErrorBody(t *testing.T) {
 	forged := "\x1b[2K\r\x1b[1;32mApply complete! Resources: 0 added, 0 changed, 0 destroyed.\x1b[0m\n"
@@ -115,7 +78,7 @@ func TestHostileErrorBody(t *testing.T) {
 		{"500 with forged terminal output", false, 500,
 			`{"error":"Internal Server Error` + `\u001b[2K","messages":["` + jsonEscape(forged) + `"],"errorId":"\u001b]0;title\u0007","path":"/x\u202e"}`, 1, 0},
 		{"one message of 30 MiB", false, 400, `{"error":"Bad Request","messages":["` + huge + `"]}`, 1, 0},
-		{"a hundred messages", false, 400, `{"error":"Bad Request","messages":[` + strings.Join(many, ",") + `]}`, MaxServiceMessages, 100 - MaxServiceMessages},
+		{"a hundred messages", false, 400, `{"error":"Bad Request","messages":[` + strings.Join(many, ",") + `]}`, httpapi.MaxServiceMessages, 100 - httpapi.MaxServiceMessages},
 		{"raw body with escapes", false, 502, "<html>" + forged + "\u202e</html>", 0, 0},
 		{"raw body of 30 MiB", false, 502, huge, 0, 0},
 		{"JWT endpoint answer", true, 401, forged, 0, 0},
@@ -131,7 +94,7 @@ func TestHostileErrorBody(t *testing.T) {
 			}
 			c := f.newClient(func(cfg *Config) { cfg.MaxRetries = 0 })
 			_, err := c.ListEvents(context.Background())
-			var apiErr *APIError
+			var apiErr *httpapi.APIError
 			if !errors.As(err, &apiErr) {
 				t.Fatalf("error %v is not an *APIError", err)
 			}
@@ -141,7 +104,7 @@ func TestHostileErrorBody(t *testing.T) {
 			for what, s := range map[string]string{"Error()": err.Error(), "ErrorText": apiErr.ErrorText, "Path": apiErr.Path,
 				"ErrorID": apiErr.ErrorID, "RawBody": apiErr.RawBody} {
 				noUnsafeText(t, what, s)
-				if len(s) > 4*MaxServiceTextBytes+MaxServiceMessages*MaxServiceTextBytes {
+				if len(s) > 4*httpapi.MaxServiceTextBytes+httpapi.MaxServiceMessages*httpapi.MaxServiceTextBytes {
 					t.Errorf("%s is %d bytes long", what, len(s))
 				}
 			}
@@ -150,11 +113,11 @@ func TestHostileErrorBody(t *testing.T) {
 			}
 			for i, m := range apiErr.Messages {
 				noUnsafeText(t, fmt.Sprintf("message %d", i), m)
-				if len(m) > MaxServiceTextBytes {
+				if len(m) > httpapi.MaxServiceTextBytes {
 					t.Errorf("message %d is %d bytes long", i, len(m))
 				}
 			}
-			if len(apiErr.RawBody) > rawBodyLimit {
+			if len(apiErr.RawBody) > httpapi.RawBodyLimit {
 				t.Errorf("RawBody is %d bytes long", len(apiErr.RawBody))
 			}
 			if tc.wantOmitted > 0 && !strings.Contains(err.Error(), fmt.Sprintf("(%d more messages not shown)", tc.wantOmitted)) {
@@ -193,7 +156,7 @@ func TestHostileBulkMessage(t *testing.T) {
 	}
 	m := statuses[0].Message
 	noUnsafeText(t, "message", m)
-	if !strings.HasPrefix(m, `bad\r\x1b[2KApply complete!`) || len(m) > MaxServiceTextBytes {
+	if !strings.HasPrefix(m, `bad\r\x1b[2KApply complete!`) || len(m) > httpapi.MaxServiceTextBytes {
 		t.Errorf("message %q (%d bytes)", m[:min(len(m), 60)], len(m))
 	}
 }
@@ -294,7 +257,7 @@ func TestAccountIDRefused(t *testing.T) {
 	bad := []string{".", "..", "a/b", `a\b`, "acc\x1b[2J", "acc\r", "acc\u202e", "acc\u2066", "acc\u200e", "acc\u0085", "\xff", strings.Repeat("a", 257)}
 	for _, id := range bad {
 		t.Run(fmt.Sprintf("%q", id), func(t *testing.T) {
-			if err := CheckAccountID(id); !errors.Is(err, ErrInvalidID) {
+			if err := httpapi.CheckAccountID(id); !errors.Is(err, httpapi.ErrInvalidID) {
 				t.Errorf("CheckAccountID: %v", err)
 			} else {
 				noUnsafeText(t, "error", err.Error())
@@ -302,7 +265,7 @@ func TestAccountIDRefused(t *testing.T) {
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 204, "") })
 			cfg := f.testConfig()
 			cfg.AccountID = id
-			if _, err := New(cfg); !errors.Is(err, ErrInvalidID) {
+			if _, err := New(cfg); !errors.Is(err, httpapi.ErrInvalidID) {
 				t.Errorf("New with account_id %q: %v", id, err)
 			}
 			c := f.newClient(nil)
@@ -315,7 +278,7 @@ func TestAccountIDRefused(t *testing.T) {
 				"read":   func() error { _, err := c.ReadSubscription(context.Background(), id, "x"); return err },
 			}
 			for name, call := range calls {
-				if err := call(); !errors.Is(err, ErrInvalidID) {
+				if err := call(); !errors.Is(err, httpapi.ErrInvalidID) {
 					t.Errorf("%s: %v", name, err)
 				}
 			}
@@ -325,7 +288,7 @@ func TestAccountIDRefused(t *testing.T) {
 		})
 	}
 	for _, good := range []string{"acc-1", "a b", "Konto-äöü", "a.b", "...", "acc%2e%2e"} {
-		if err := CheckAccountID(good); err != nil {
+		if err := httpapi.CheckAccountID(good); err != nil {
 			t.Errorf("CheckAccountID(%q): %v", good, err)
 		}
 	}
@@ -341,7 +304,7 @@ func TestSubscriptionIDRefused(t *testing.T) {
 		_, uerr := c.UpdateSubscription(context.Background(), "", id, SubscriptionInput{})
 		derr := c.DeleteSubscription(context.Background(), "", id)
 		for _, err := range []error{gerr, uerr, derr} {
-			if !errors.Is(err, ErrInvalidID) {
+			if !errors.Is(err, httpapi.ErrInvalidID) {
 				t.Errorf("id %q: %v", id, err)
 			}
 		}
@@ -352,7 +315,7 @@ func TestSubscriptionIDRefused(t *testing.T) {
 }
 
 // TestHostileSubscriptionAnswers: subscriptions whose id is not a UUID, that name another
-// account (the caller's in another letter case included: SameAccount) or carry oversized
+// account (the caller's in another letter case included: httpapi.SameAccount) or carry oversized
 // fields never reach the caller, and every subscription carries the account asked about.
 func TestHostileSubscriptionAnswers(t *testing.T) {
 	const id = "6B0E4C8A-1D2F-4A3B-9C5D-7E8F9A0B1C2D"
@@ -404,7 +367,7 @@ func TestHostileSubscriptionAnswers(t *testing.T) {
 				return
 			}
 			for name, err := range map[string]error{"list": lerr, "get": gerr, "update": uerr} {
-				if !errors.Is(err, ErrInvalidID) || !errors.Is(err, ErrMalformedResponse) || !strings.Contains(err.Error(), tc.wantErr) {
+				if !errors.Is(err, httpapi.ErrInvalidID) || !errors.Is(err, httpapi.ErrMalformedResponse) || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Errorf("%s: error %v; want ErrInvalidID, ErrMalformedResponse and %q", name, err, tc.wantErr)
 				} else {
 					noUnsafeText(t, name+" error", err.Error())
@@ -432,7 +395,7 @@ func TestHostileCreateAnswer(t *testing.T) {
 	c := f.newClient(nil)
 	got, err := c.CreateSubscriptions(context.Background(), "", []SubscriptionInput{{EventName: "E", DestinationType: "EVENT_STREAMS", LogLevel: "INFO"}})
 	var unknown *UnknownOutcomeError
-	if !errors.As(err, &unknown) || !errors.Is(unknown.ReadErr, ErrInvalidID) {
+	if !errors.As(err, &unknown) || !errors.Is(unknown.ReadErr, httpapi.ErrInvalidID) {
 		t.Fatalf("CreateSubscriptions: %v; want an *UnknownOutcomeError whose listing failed on the id", err)
 	}
 	if len(got) != 1 || got[0].ID != "" {
@@ -449,25 +412,16 @@ func TestHostileCreateAnswer(t *testing.T) {
 	}
 }
 
-// TestLoggedBodiesEscaped: TRACE logs of bodies are escaped and bounded like diagnostics.
-func TestLoggedBodiesEscaped(t *testing.T) {
-	got := serviceTextBytes([]byte("{\"m\":\"\x1b[2K\r\"}"+strings.Repeat(" ", maxLoggedBody)), maxLoggedBody)
-	noUnsafeText(t, "logged body", got)
-	if len(got) > maxLoggedBody || !utf8.ValidString(got) || !strings.Contains(got, "more bytes not shown") {
-		t.Errorf("logged body of %d bytes", len(got))
-	}
-}
-
 // TestHostileTokenBody: a JWT endpoint that answers with control characters or an oversized
 // token gives no token, and the error neither repeats the body nor carries the characters.
 func TestHostileTokenBody(t *testing.T) {
-	for _, body := range []string{"eyJ\x1b[2K\rApply complete!", "eyJ.\u202e.x", `{"token":"a\u009bb"}`, strings.Repeat("e", maxTokenBytes+1)} {
+	for _, body := range []string{"eyJ\x1b[2K\rApply complete!", "eyJ.\u202e.x", `{"token":"a\u009bb"}`, strings.Repeat("e", httpapi.MaxTokenBytes+1)} {
 		f := newFake(t, nil)
 		f.set(func(f *fakeAPI) {
 			f.jwtHandler = func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) }
 		})
 		_, err := f.newClient(nil).Token(context.Background(), "")
-		if !errors.Is(err, ErrMalformedResponse) {
+		if !errors.Is(err, httpapi.ErrMalformedResponse) {
 			t.Errorf("body %q: %v", body[:min(len(body), 20)], err)
 			continue
 		}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestSecretsNeverLogged runs calls at TRACE in every auth mode, with a service that even
@@ -98,7 +100,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 				t.Error("log mentions an auth header")
 			}
 			// The echoed secrets are redacted from the logged body before the log's masks apply.
-			if !strings.Contains(out, RedactedMarker) {
+			if !strings.Contains(out, httpapi.RedactedMarker) {
 				t.Error("nothing was redacted although the service echoed secrets")
 			}
 		})
@@ -144,7 +146,7 @@ func TestLogContent(t *testing.T) {
 			if e["@level"] != "trace" {
 				t.Errorf("body logged at %v", e["@level"])
 			}
-			if e["operation"] == opGenerateJWT {
+			if e["operation"] == httpapi.OpGenerateJWT {
 				t.Error("the JWT endpoint's body was logged")
 			}
 		}
@@ -158,18 +160,4 @@ func TestLogContent(t *testing.T) {
 	if bodies != 1 { // the final 200 body (a retried answer is drained); never the JWT
 		t.Errorf("%d body entries, want 1", bodies)
 	}
-}
-
-// TestKVFields covers the retryablehttp adapter's argument conversion.
-func TestKVFields(t *testing.T) {
-	got := kvFields([]any{"a", 1, "err", fmt.Errorf("boom"), 3, "x", "dangling"})
-	if got["a"] != 1 || got["err"] != "boom" || got["3"] != "x" || got["extra"] != "dangling" {
-		t.Errorf("kvFields = %v", got)
-	}
-	// The adapter must not panic without a logger in the context.
-	l := leveledLogger{ctx: context.Background()}
-	l.Error("e", "k", "v")
-	l.Warn("w")
-	l.Info("i")
-	l.Debug("d", "k")
 }

@@ -7,79 +7,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"golang.org/x/net/dns/dnsmessage"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
-
-// TestLoopbackDial: plain http dials loopback IP addresses only: "localhost" becomes
-// 127.0.0.1 then ::1 without any lookup (the dialer underneath only ever sees IP literals), a
-// loopback IP is dialed as it is, and any other address is refused before anything is dialed.
-func TestLoopbackDial(t *testing.T) {
-	refused := errors.New("connection refused by the test")
-	tests := []struct {
-		address string
-		dialed  []string // addresses the dialer underneath receives
-		refused bool     // NotLoopbackError before any dial
-	}{
-		{address: "localhost:8080", dialed: []string{"127.0.0.1:8080", "[::1]:8080"}},
-		{address: "LocalHost.:8080", dialed: []string{"127.0.0.1:8080", "[::1]:8080"}},
-		{address: "127.0.0.1:8080", dialed: []string{"127.0.0.1:8080"}},
-		{address: "127.9.9.9:8080", dialed: []string{"127.9.9.9:8080"}},
-		{address: "[::1]:8080", dialed: []string{"[::1]:8080"}},
-		{address: "[::ffff:127.0.0.1]:8080", dialed: []string{"[::ffff:127.0.0.1]:8080"}},
-		{address: "example.com:8080", refused: true},
-		{address: "localhost.example.com:8080", refused: true},
-		{address: "evil.localhost:8080", refused: true},
-		{address: "192.0.2.2:8080", refused: true},
-		{address: "[::ffff:192.0.2.2]:8080", refused: true},
-		{address: "[fe80::1%25eth0]:8080", refused: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.address, func(t *testing.T) {
-			var dialed []string
-			dial := loopbackDial(func(_ context.Context, _, address string) (net.Conn, error) {
-				dialed = append(dialed, address)
-				return nil, refused
-			})
-			_, err := dial(context.Background(), "tcp", tc.address)
-			var nl *NotLoopbackError
-			if tc.refused {
-				if !errors.As(err, &nl) || nl.Address != tc.address || nl.Remote != "" {
-					t.Fatalf("error %v, want a NotLoopbackError for %s before dialing", err, tc.address)
-				}
-				if len(dialed) != 0 {
-					t.Fatalf("dialed %v for an address that is not loopback", dialed)
-				}
-				return
-			}
-			if !errors.Is(err, refused) {
-				t.Fatalf("error %v, want the dialer's own error", err)
-			}
-			if !slices.Equal(dialed, tc.dialed) {
-				t.Fatalf("dialed %v, want %v", dialed, tc.dialed)
-			}
-		})
-	}
-}
-
-// TestLoopbackDial_cancelled: a cancelled dial of "localhost" stops after the first address.
-func TestLoopbackDial_cancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	calls := 0
-	dial := loopbackDial(func(ctx context.Context, _, _ string) (net.Conn, error) {
-		calls++
-		return nil, ctx.Err()
-	})
-	if _, err := dial(ctx, "tcp", "localhost:1"); !errors.Is(err, context.Canceled) || calls != 1 {
-		t.Fatalf("error %v after %d dials, want context.Canceled after 1", err, calls)
-	}
-}
 
 // remoteConn is a connection whose remote address is the test's choice, counting what is
 // written to it.
@@ -114,15 +50,21 @@ func TestPlainHTTP_refusesNonLoopbackRemote(t *testing.T) {
 		return remoteConn{Conn: local, remote: &net.TCPAddr{IP: net.ParseIP("192.0.2.2"), Port: 80}, written: &written}, nil
 	}
 	c, err := New(Config{
-		BaseURL: "http://localhost:8080", AuthURL: "http://localhost:8080", AccountID: testAccount,
-		Username: testUser, Password: testPassword, MaxRetries: 3,
-		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: fakeDial}},
+		Config: httpapi.Config{
+			BaseURL:    "http://localhost:8080",
+			AuthURL:    "http://localhost:8080",
+			AccountID:  testAccount,
+			Username:   testUser,
+			Password:   testPassword,
+			MaxRetries: 3,
+			HTTPClient: &http.Client{Transport: &http.Transport{DialContext: fakeDial}},
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.ListLogLevels(context.Background())
-	var nl *NotLoopbackError
+	var nl *httpapi.NotLoopbackError
 	if !errors.As(err, &nl) || nl.Remote != "192.0.2.2:80" {
 		t.Fatalf("error %v, want a NotLoopbackError naming the remote 192.0.2.2:80", err)
 	}
@@ -170,8 +112,12 @@ func TestPlainHTTP_localhostWithoutDNS(t *testing.T) {
 	t.Cleanup(srv.Close)
 	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
 	c, err := New(Config{
-		BaseURL: "http://localhost:" + port, AccountID: testAccount, JWT: "header.payload.signature",
-		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: underneath}},
+		Config: httpapi.Config{
+			BaseURL:    "http://localhost:" + port,
+			AccountID:  testAccount,
+			JWT:        "header.payload.signature",
+			HTTPClient: &http.Client{Transport: &http.Transport{DialContext: underneath}},
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// Account ids are compared byte for byte, by the client (client.SameAccount) and the mock
+// Account ids are compared byte for byte, by the client (httpapi.SameAccount) and the mock
 // alike: "ACC-TEST" is another account than "acc-test" for the mock's authorisation, its
 // store, the client's token cache and the client's check of an answer.
 func TestMockAccountCase_oneRule(t *testing.T) {
 	upper := strings.ToUpper(itAccount)
-	if client.SameAccount(itAccount, upper) || !client.SameAccount(itAccount, itAccount) {
+	if httpapi.SameAccount(itAccount, upper) || !httpapi.SameAccount(itAccount, itAccount) {
 		t.Fatalf("SameAccount(%q, %q) must be false and SameAccount of an id with itself true", itAccount, upper)
 	}
 	ctx := context.Background()
@@ -54,7 +55,7 @@ func TestMockAccountCase_oneRule(t *testing.T) {
 		remove := e.mock.InjectFault(mockserver.Fault{ForgeMember: "accountId", ForgeValue: upper})
 		defer remove()
 		_, err := c.ListSubscriptions(ctx, itAccount, client.ListOptions{})
-		if !errors.Is(err, client.ErrInvalidID) || !strings.Contains(err.Error(), `of account "`+upper+`"`) {
+		if !errors.Is(err, httpapi.ErrInvalidID) || !strings.Contains(err.Error(), `of account "`+upper+`"`) {
 			t.Fatalf("error %v, want the answer naming account %q refused", err, upper)
 		}
 	})

@@ -63,8 +63,7 @@ func TestMockCreateLostAdoptionWindow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client()
+			e, c := newMockClient(t)
 			in := validInput("C1")
 			var lookAlike string
 			if tt.lookAlike != 0 {
@@ -129,8 +128,7 @@ func TestMockCreateLostDateOffBy2s(t *testing.T) {
 // returned to another caller.
 func TestMockCreateAnswerListsAccount(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	in := validInput("C1")
 	old := e.putLike(in, itUser, time.Now().Add(-time.Hour))
 	first, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
@@ -159,8 +157,7 @@ func TestMockCreateAnswerListsAccount(t *testing.T) {
 // period, with the subscription; CreateSubscriptions only logs it.
 func TestMockCreateSubscriptionsWarn(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
 		Status: http.StatusBadGateway, Count: 1})
 	got, warnings, err := c.CreateSubscriptionsWarn(ctx(t), itAccount, []client.SubscriptionInput{validInput("C1")})

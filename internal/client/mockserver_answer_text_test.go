@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -16,9 +17,8 @@ import (
 // field, and nothing of the forged text reaches the error.
 func TestMockForgedText_refused(t *testing.T) {
 	const forged = "alerts\x1b]8;;https://evil.example\a\r\n  + forged\u202e"
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t, func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
 	sub := e.seed(itAccount, 1)[0]
-	c := e.client(func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
 	ctx := context.Background()
 	calls := []struct {
 		name string
@@ -41,7 +41,7 @@ func TestMockForgedText_refused(t *testing.T) {
 				remove := e.mock.InjectFault(mockserver.Fault{ForgeMember: field, ForgeValue: forged})
 				defer remove()
 				err := tc.call()
-				if !errors.Is(err, client.ErrMalformedResponse) {
+				if !errors.Is(err, httpapi.ErrMalformedResponse) {
 					t.Fatalf("error %v, want the answer refused as malformed", err)
 				}
 				msg := err.Error()

@@ -133,8 +133,7 @@ func TestMockTokenCaching(t *testing.T) {
 	for _, accounts := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d accounts", accounts), func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client()
+			e, c := newMockClient(t)
 			const perAccount = 12
 			var wg sync.WaitGroup
 			errs := make(chan error, accounts*perAccount*3)
@@ -225,8 +224,7 @@ func TestMockRefreshOn401(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client()
+			e, c := newMockClient(t)
 			if _, err := c.Token(ctx(t), itAccount); err != nil {
 				t.Fatalf("Token: %v", err)
 			}

@@ -38,8 +38,7 @@ func parallel(n int, f func(i int)) {
 // gets the subscription made from its own input.
 func TestMockBatchedCreates(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client(readyAt(8))
+	e, c := newMockClient(t, readyAt(8))
 	got := make([]*client.Subscription, 8)
 	errs := make([]error, 8)
 	parallel(8, func(i int) {
@@ -67,8 +66,7 @@ func TestMockBatchedCreates(t *testing.T) {
 // created and only the invalid one fails, with the service's message.
 func TestMockBatchedCreateRefusedItem(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client(readyAt(8))
+	e, c := newMockClient(t, readyAt(8))
 	errs := make([]error, 8)
 	parallel(8, func(i int) {
 		in := validInput(fmt.Sprintf("EVENT.%d", i))
@@ -96,9 +94,8 @@ func TestMockBatchedCreateRefusedItem(t *testing.T) {
 // Concurrent deletes share one bulk delete; a subscription already gone counts as deleted.
 func TestMockBatchedDeletes(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t, readyAt(6))
 	seeded := e.seed(itAccount, 6)
-	c := e.client(readyAt(6))
 	e.mock.DeleteSubscriptionDirect(itAccount, seeded[2].SubscriptionID)
 	errs := make([]error, 6)
 	parallel(6, func(i int) { errs[i] = c.DeleteSubscriptionBatched(ctx(t), itAccount, seeded[i].SubscriptionID) })
@@ -117,8 +114,7 @@ func TestMockBatchedDeletes(t *testing.T) {
 // With MaxBatchSize 1 every write is its own request, the single-item operation of today.
 func TestMockUnbatchedWrites(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client(func(c *client.Config) { c.MaxBatchSize = 1 })
+	e, c := newMockClient(t, func(c *client.Config) { c.MaxBatchSize = 1 })
 	ids := make([]string, 4)
 	parallel(4, func(i int) {
 		s, err := c.CreateSubscriptionBatched(ctx(t), itAccount, validInput(fmt.Sprintf("EVENT.%d", i)))

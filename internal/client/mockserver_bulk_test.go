@@ -13,9 +13,8 @@ import (
 // bulkOperationsOnSubscriptionsForAccount, delete: 207 with one status per item, in order, the ids echoed.
 func TestMockBulkDelete(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	subs := e.seed(itAccount, 3)
-	c := e.client()
 	missing := uuid.NewString()
 
 	got, err := c.BulkDeleteSubscriptions(ctx(t), itAccount, []string{
@@ -45,9 +44,8 @@ func TestMockBulkDelete(t *testing.T) {
 // fields must be accepted.
 func TestMockBulkUpdate(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	e.seed(itAccount, 4)
-	c := e.client()
 	subs, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
 	if err != nil {
 		t.Fatalf("ListSubscriptions: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -59,9 +60,8 @@ func (e *mockEnv) wantEnabled(subs []mockserver.Subscription, want []bool) {
 // 400 fails with the service's message, and the others are kept.
 func TestMockUpdateSubscriptionsBulk(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	subs := e.seed(itAccount, 4)
-	c := e.client()
 	missing := uuid.NewString()
 	invalid := toggled(subs[2])
 	invalid.Input.LogLevel = "LOUD"
@@ -73,11 +73,11 @@ func TestMockUpdateSubscriptionsBulk(t *testing.T) {
 	})
 	wantResults(t, got, []string{subs[0].SubscriptionID, missing, subs[2].SubscriptionID, subs[3].SubscriptionID},
 		[]string{"", "HTTP 404 Not Found: Subscription not found", "HTTP 400 Bad Request: Must provide a valid logLevel", ""})
-	if !errors.Is(got[1].Err, client.ErrNotFound) {
+	if !errors.Is(got[1].Err, httpapi.ErrNotFound) {
 		t.Errorf("the 404 item's error %v does not match ErrNotFound", got[1].Err)
 	}
 	var itemErr *client.ItemError
-	if !errors.As(got[2].Err, &itemErr) || itemErr.HTTPEquivalentCode != http.StatusBadRequest || errors.Is(itemErr, client.ErrNotFound) {
+	if !errors.As(got[2].Err, &itemErr) || itemErr.HTTPEquivalentCode != http.StatusBadRequest || errors.Is(itemErr, httpapi.ErrNotFound) {
 		t.Errorf("the 400 item's error = %#v, want an *ItemError 400", got[2].Err)
 	}
 	e.wantEnabled(subs, []bool{!subs[0].Enabled, subs[1].Enabled, subs[2].Enabled, !subs[3].Enabled})
@@ -105,9 +105,8 @@ func TestMockUpdateSubscriptionsBulkChunks(t *testing.T) {
 		{max: 100, n: 7, requests: 1},
 	}
 	for _, tt := range tests {
-		e := newMockEnv(t, mockserver.Config{})
+		e, c := newMockClient(t, func(cfg *client.Config) { cfg.MaxBatchSize = tt.max })
 		subs := e.seed(itAccount, tt.n)
-		c := e.client(func(cfg *client.Config) { cfg.MaxBatchSize = tt.max })
 		var updates []client.SubscriptionUpdate
 		want := make([]bool, tt.n)
 		for i, s := range subs {
@@ -140,7 +139,7 @@ func TestMockUpdateSubscriptionsBulkFallback(t *testing.T) {
 	got := c.UpdateSubscriptionsBulk(lctx, itAccount, []client.SubscriptionUpdate{toggled(subs[0]), missing, toggled(subs[2])})
 	wantResults(t, got, []string{subs[0].SubscriptionID, missing.ID, subs[2].SubscriptionID},
 		[]string{"", "404", ""})
-	if !errors.Is(got[1].Err, client.ErrNotFound) {
+	if !errors.Is(got[1].Err, httpapi.ErrNotFound) {
 		t.Errorf("the missing item's error %v does not match ErrNotFound", got[1].Err)
 	}
 	e.wantEnabled(subs, []bool{!subs[0].Enabled, subs[1].Enabled, !subs[2].Enabled})

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -61,9 +62,8 @@ func TestMockValidationMessages(t *testing.T) {
 			}
 			t.Run(op.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				e := newMockEnv(t, mockserver.Config{})
+				e, c := newMockClient(t)
 				before := e.seed(itAccount, 2)
-				c := e.client()
 				err := op.call(c, before[0].SubscriptionID, tt.in)
 				path := subsPath(itAccount)
 				if op.route == mockserver.RouteSubscription {
@@ -107,9 +107,8 @@ func TestMockInvalidBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t, rewriteBodies(tt.method, tt.body))
 			subs := e.seed(itAccount, 1)
-			c := e.client(rewriteBodies(tt.method, tt.body))
 			var err error
 			path := subsPath(itAccount)
 			route := mockserver.RouteSubscriptions
@@ -134,9 +133,8 @@ func TestMockInvalidBodies(t *testing.T) {
 // A {subscriptionId} that is not a uuid is a 400 on getSubscribedEventForAccount, updateSubscription and deleteSubscription.
 func TestMockInvalidSubscriptionID(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	e.seed(itAccount, 1)
-	c := e.client()
 	const id = "not-a-uuid"
 	msg := `Invalid subscriptionId "not-a-uuid": must be a uuid`
 	_, err := c.GetSubscription(ctx(t), itAccount, id)
@@ -364,12 +362,12 @@ func TestMockForbidden(t *testing.T) {
 	})
 }
 
-func wantForbiddenBody(t *testing.T, apiErr *client.APIError, path string) {
+func wantForbiddenBody(t *testing.T, apiErr *httpapi.APIError, path string) {
 	t.Helper()
 	if apiErr.ErrorText != "Forbidden" || apiErr.Path != path {
 		t.Errorf("error %q, path %q; want Forbidden, %q", apiErr.ErrorText, apiErr.Path, path)
 	}
-	if !errors.Is(apiErr, client.ErrForbidden) {
+	if !errors.Is(apiErr, httpapi.ErrForbidden) {
 		t.Errorf("errors.Is(%v, ErrForbidden) = false", apiErr)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
@@ -76,19 +77,30 @@ func newMockEnv(t *testing.T, cfg mockserver.Config) *mockEnv {
 	return &mockEnv{t: t, mock: m.Server, srv: m.HTTP}
 }
 
+// newMockClient is the set-up of most cross-tests: a fresh mock with the harness's users
+// (newMockEnv with the zero mockserver.Config) and a client of it (mockEnv.client, changed by
+// mods).
+func newMockClient(t *testing.T, mods ...func(*client.Config)) (*mockEnv, *client.Client) {
+	t.Helper()
+	e := newMockEnv(t, mockserver.Config{})
+	return e, e.client(mods...)
+}
+
 // config is a client configuration for alice's password login, with fast retries.
 func (e *mockEnv) config() client.Config {
 	return client.Config{
-		BaseURL:      e.srv.URL,
-		AuthURL:      e.srv.URL,
-		AccountID:    itAccount,
-		Username:     itUser,
-		Password:     itPassword,
-		MaxRetries:   3,
-		RetryWaitMin: time.Millisecond,
-		RetryWaitMax: 10 * time.Millisecond,
-		UserAgent:    "terraform-provider-eventnotify/test",
-		SettleWait:   e.waits.wait,
+		Config: httpapi.Config{
+			BaseURL:      e.srv.URL,
+			AuthURL:      e.srv.URL,
+			AccountID:    itAccount,
+			Username:     itUser,
+			Password:     itPassword,
+			MaxRetries:   3,
+			RetryWaitMin: time.Millisecond,
+			RetryWaitMax: 10 * time.Millisecond,
+			UserAgent:    "terraform-provider-eventnotify/test",
+		},
+		SettleWait: e.waits.wait,
 	}
 }
 
@@ -202,16 +214,16 @@ func wantSubs(t *testing.T, got, want []client.Subscription) {
 	}
 }
 
-// wantAPIError fails the test unless err is an *client.APIError with the given status and
+// wantAPIError fails the test unless err is an *httpapi.APIError with the given status and
 // exactly the given messages (nil: no body), and returns it.
-func wantAPIError(t *testing.T, err error, status int, messages ...string) *client.APIError {
+func wantAPIError(t *testing.T, err error, status int, messages ...string) *httpapi.APIError {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("got no error, want HTTP %d %q", status, messages)
 	}
-	var apiErr *client.APIError
+	var apiErr *httpapi.APIError
 	if !errors.As(err, &apiErr) {
-		t.Fatalf("error %v (%T) is not an *client.APIError", err, err)
+		t.Fatalf("error %v (%T) is not an *httpapi.APIError", err, err)
 	}
 	if apiErr.StatusCode != status {
 		t.Errorf("StatusCode = %d, want %d (error: %v)", apiErr.StatusCode, status, err)
@@ -228,9 +240,9 @@ func wantAPIError(t *testing.T, err error, status int, messages ...string) *clie
 		}
 	}
 	wantIs := map[int]error{
-		http.StatusNotFound:     client.ErrNotFound,
-		http.StatusUnauthorized: client.ErrUnauthorized,
-		http.StatusForbidden:    client.ErrForbidden,
+		http.StatusNotFound:     httpapi.ErrNotFound,
+		http.StatusUnauthorized: httpapi.ErrUnauthorized,
+		http.StatusForbidden:    httpapi.ErrForbidden,
 	}
 	for code, sentinel := range wantIs {
 		want := code == status
@@ -245,7 +257,7 @@ func wantAPIError(t *testing.T, err error, status int, messages ...string) *clie
 }
 
 // wantErrorBody checks the error and path members of the service's error body.
-func wantErrorBody(t *testing.T, apiErr *client.APIError, errorText, path string) {
+func wantErrorBody(t *testing.T, apiErr *httpapi.APIError, errorText, path string) {
 	t.Helper()
 	if apiErr.ErrorText != errorText {
 		t.Errorf("ErrorText = %q, want %q", apiErr.ErrorText, errorText)

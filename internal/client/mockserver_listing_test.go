@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -107,7 +108,7 @@ func TestMockBulkDeleteSettledByReads(t *testing.T) {
 		{"items neither done nor answered", mockserver.Fault{DropStatuses: 2}, nil, []int{204, 204, 0, 0}, 2, 3},
 		{"HTML body after the work", withAfterWork(html), nil, []int{404, 404, 404, 404}, 4, 1},
 		// Nothing done and nothing settled: the answer's own error.
-		{"HTML body, nothing done", html, client.ErrMalformedResponse, nil, 4, 5},
+		{"HTML body, nothing done", html, httpapi.ErrMalformedResponse, nil, 4, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,9 +191,8 @@ func TestMockBatchedDeletesSettledByReads(t *testing.T) {
 // moves it to page 0 after page 0 was read.)
 func TestMockCreateLostSettledThroughShiftingListing(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	e.seed(itAccount, 100)
-	c := e.client()
 	if _, err := c.Token(ctx(t), itAccount); err != nil {
 		t.Fatalf("Token: %v", err)
 	}

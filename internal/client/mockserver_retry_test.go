@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -130,9 +131,8 @@ func TestMockRetriedStatuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			seeded := e.seed(itAccount, 2)
-			c := e.client()
 			e.mock.InjectFault(mockserver.Fault{Method: tt.op.method, Route: tt.op.route, Status: tt.status, Count: tt.count})
 			if err := tt.op.call(t, c, seeded); err != nil {
 				t.Fatalf("call: %v", err)
@@ -148,9 +148,8 @@ func TestMockRetriedStatuses(t *testing.T) {
 // seconds, so this test takes about a second; nothing asserts the time).
 func TestMockRetryAfterOnPost(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	seeded := e.seed(itAccount, 2)
-	c := e.client()
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusTooManyRequests, Count: 1, RetryAfter: time.Millisecond})
 	if err := opCreate.call(t, c, seeded); err != nil {
 		t.Fatalf("CreateSubscriptions: %v", err)
@@ -162,7 +161,7 @@ func TestMockRetryAfterOnPost(t *testing.T) {
 // PATCH and the topic's POST are not retried on 5xx (the service may have acted), and no
 // status of the 5xx family is retried for 500 on any method. The mock holds no duplicate. (A
 // create of subscriptions is settled by reading the account instead: see
-// mockserver_reconcile_test.go.)
+// mockserver_create_adopt_test.go.)
 func TestMockNotRetried(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -183,9 +182,8 @@ func TestMockNotRetried(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			seeded := e.seed(itAccount, 2)
-			c := e.client()
 			e.mock.InjectFault(mockserver.Fault{Method: tt.op.method, Route: tt.op.route, Status: tt.status, Count: 1})
 			apiErr := wantAPIError(t, tt.op.call(t, c, seeded), tt.status, tt.msg)
 			if (apiErr.ErrorID != "") != (tt.status == http.StatusInternalServerError) {
@@ -210,8 +208,7 @@ func TestMockRetriesExhausted(t *testing.T) {
 	for _, maxRetries := range []int{0, 1, 3} {
 		t.Run(fmt.Sprintf("MaxRetries=%d", maxRetries), func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client(func(c *client.Config) { c.MaxRetries = maxRetries })
+			e, c := newMockClient(t, func(c *client.Config) { c.MaxRetries = maxRetries })
 			e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusServiceUnavailable})
 			_, err := c.ListSubscriptions(ctx(t), itAccount, client.ListOptions{})
 			wantErrorBody(t, wantAPIError(t, err, http.StatusServiceUnavailable, "Injected fault"), "Service Unavailable", subsPath(itAccount))
@@ -223,8 +220,7 @@ func TestMockRetriesExhausted(t *testing.T) {
 // The JWT endpoint is a GET: retried on 503; its 429 with a share of requests too.
 func TestMockJWTEndpointRetried(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	e.mock.InjectFault(mockserver.Fault{Route: mockserver.RouteJWT, Status: http.StatusServiceUnavailable, Count: 2})
 	if _, err := c.ListEvents(ctx(t)); err != nil {
 		t.Fatalf("ListEvents: %v", err)
@@ -254,9 +250,8 @@ func TestMockDroppedConnection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			seeded := e.seed(itAccount, 2)
-			c := e.client()
 			if _, err := c.Token(ctx(t), itAccount); err != nil {
 				t.Fatalf("Token: %v", err)
 			}
@@ -273,7 +268,7 @@ func TestMockDroppedConnection(t *testing.T) {
 			if err == nil {
 				t.Fatal("call succeeded, want the dropped connection's error")
 			}
-			var apiErr *client.APIError
+			var apiErr *httpapi.APIError
 			if errors.As(err, &apiErr) {
 				t.Errorf("error %v is an *APIError, want a transport error", err)
 			}
@@ -287,8 +282,7 @@ func TestMockDroppedConnection(t *testing.T) {
 // still succeeds after one retry.
 func TestMockRetryRatio(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	if _, err := c.Token(ctx(t), itAccount); err != nil {
 		t.Fatalf("Token: %v", err)
 	}
@@ -307,9 +301,8 @@ func TestMockRetryRatio(t *testing.T) {
 // succeed and each reaches the mock once. Nothing asserts the time taken.
 func TestMockRateLimited(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t, func(c *client.Config) { c.RequestsPerSecond = 500 })
 	e.seed(itAccount, 3)
-	c := e.client(func(c *client.Config) { c.RequestsPerSecond = 500 })
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteEvents, Status: http.StatusServiceUnavailable, Count: 2})
 	const callers = 10
 	var wg sync.WaitGroup

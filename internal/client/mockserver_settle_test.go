@@ -74,8 +74,7 @@ func TestMockCreateLostJudgedByServiceClock(t *testing.T) {
 // never one that existed before the request was sent.
 func TestMockCreateLostCandidatesOnlyRecent(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	in := validInput("C1")
 	old := e.putLike(in, itUser, time.Now().Add(-time.Minute))
 	// Two dated after the request was sent (by the same user, elsewhere, while its answer
@@ -102,8 +101,7 @@ func TestMockCreateLostCandidatesOnlyRecent(t *testing.T) {
 // twice.
 func TestMockCreateAnswerListsFewer(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	var in []client.SubscriptionInput
 	for i := range 10 {
 		s := validInput("C1")
@@ -150,8 +148,7 @@ func TestMockCreateLandsLater(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client()
+			e, c := newMockClient(t)
 			f := tt.fault
 			f.Method, f.Route, f.Count, f.Later = http.MethodPost, mockserver.RouteSubscriptions, 1, tt.later
 			e.mock.InjectFault(f)

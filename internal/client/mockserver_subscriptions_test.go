@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -99,9 +100,8 @@ func TestMockListSubscriptionsPagesThrough(t *testing.T) {
 // listSubscribedEventsForAccount, one page at a time: the client reads the mock's paginationMetadata.
 func TestMockListSubscriptionsPageMetadata(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	seeded := e.seed(itAccount, 5)
-	c := e.client()
 	tests := []struct {
 		page int
 		want client.Page
@@ -183,9 +183,8 @@ func TestMockReplaceSubscriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			old := e.seed(itAccount, tt.seed)
-			c := e.client()
 			if len(tt.in) > 0 {
 				tt.in[0].Enabled = boolPtr(false)
 			}
@@ -234,9 +233,8 @@ func TestMockCreateSubscriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			old := e.seed(itAccount, tt.seed)
-			c := e.client()
 
 			got, err := c.CreateSubscriptions(ctx(t), "", tt.in) // "" = the configured account
 			if err != nil {
@@ -400,9 +398,8 @@ func TestMockGetAndUpdateSubscriptionShapes(t *testing.T) {
 // deleteSubscription, then 404 on getSubscribedEventForAccount, updateSubscription and deleteSubscription for the deleted id.
 func TestMockDeleteSubscription(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
+	e, c := newMockClient(t)
 	subs := e.seed(itAccount, 2)
-	c := e.client()
 	id := subs[0].SubscriptionID
 
 	if err := c.DeleteSubscription(ctx(t), itAccount, id); err != nil {
@@ -433,8 +430,7 @@ func TestMockDeleteSubscription(t *testing.T) {
 // A full life cycle through the client only: create, list, get, update, delete.
 func TestMockSubscriptionLifeCycle(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 
 	created, err := c.CreateSubscriptions(ctx(t), "", []client.SubscriptionInput{validInput("A"), validInput("B"), validInput("C")})
 	if err != nil {
@@ -491,7 +487,7 @@ func TestMockListSubscriptionsWrongBaseURL(t *testing.T) {
 			}
 			// Regression: callers drop resources from state on ErrNotFound, so a wrong
 			// base URL must not look like a deleted subscription.
-			if errors.Is(err, client.ErrNotFound) {
+			if errors.Is(err, httpapi.ErrNotFound) {
 				t.Errorf("errors.Is(err, ErrNotFound) = true for a 404 of a path the service does not serve")
 			}
 			e.wantCount(http.MethodGet, "", 2) // the JWT and the one list request

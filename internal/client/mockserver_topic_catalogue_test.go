@@ -14,8 +14,7 @@ import (
 // the topic.
 func TestMockCreateEventStreamTopic(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	steps := []struct {
 		in        client.TopicInput
 		wantCount int
@@ -75,8 +74,7 @@ func TestMockCreateEventStreamTopicBlankFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client()
+			e, c := newMockClient(t)
 			_, err := c.CreateEventStreamTopic(ctx(t), itAccount, tt.in)
 			apiErr := wantAPIError(t, err, http.StatusBadRequest, tt.msgs...)
 			wantErrorBody(t, apiErr, "Bad Request", "/rest/v1/accounts/"+itAccount+"/eventStreams/topic/subscription")

@@ -61,9 +61,8 @@ func TestMockUpdateListed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			subs := e.seed(itAccount, 3)
-			c := e.client()
 			target := subs[0] // INFO, enabled
 			writeCtx, cancelWrite := context.WithCancel(ctx(t))
 			defer cancelWrite()

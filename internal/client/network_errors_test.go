@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
@@ -77,19 +78,19 @@ func TestPermanentNetworkErrors(t *testing.T) {
 				"point SSL_CERT_FILE", "Check that {arg} names the service itself"},
 			wantErr: func(err error) bool {
 				var unknown x509.UnknownAuthorityError
-				return errors.As(err, &unknown) && errors.Is(err, ErrUntrustedCertificate)
+				return errors.As(err, &unknown) && errors.Is(err, httpapi.ErrUntrustedCertificate)
 			}},
 		{name: "certificate for another host name", url: "https://localhost" + port(trusted), roots: trustedPool, dials: 1,
 			want: []string{"certificate is valid for", "not localhost", "The server at localhost" + port(trusted) + " presented a certificate for example.com"},
 			wantErr: func(err error) bool {
 				var hostname x509.HostnameError
-				return errors.As(err, &hostname) && errors.Is(err, ErrUntrustedCertificate)
+				return errors.As(err, &hostname) && errors.Is(err, httpapi.ErrUntrustedCertificate)
 			}},
 		{name: "expired certificate", url: expired.URL, roots: expiredCA, dials: 1,
 			want: []string{"certificate has expired", "valid from 2020-01-01 00:00 UTC until 2020-01-02 00:00 UTC"},
 			wantErr: func(err error) bool {
 				var invalid x509.CertificateInvalidError
-				return errors.As(err, &invalid) && invalid.Reason == x509.Expired && errors.Is(err, ErrUntrustedCertificate)
+				return errors.As(err, &invalid) && invalid.Reason == x509.Expired && errors.Is(err, httpapi.ErrUntrustedCertificate)
 			}},
 		{name: "control: a resolver that fails for now is retried", url: "https://eventnotify.invalid", rcode: 2, dials: 3,
 			want: []string{"giving up after 3 attempts", "server misbehaving"},
@@ -115,9 +116,19 @@ func TestPermanentNetworkErrors(t *testing.T) {
 					dials.Add(1)
 					return dialer.DialContext(ctx, network, addr)
 				}
-				cfg := Config{BaseURL: tc.url, AuthURL: tc.url, AccountID: testAccount, Username: testUser,
-					Password: testPassword, MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond,
-					HTTPClient: &http.Client{Transport: rt}}
+				cfg := Config{
+					Config: httpapi.Config{
+						BaseURL:      tc.url,
+						AuthURL:      tc.url,
+						AccountID:    testAccount,
+						Username:     testUser,
+						Password:     testPassword,
+						MaxRetries:   2,
+						RetryWaitMin: time.Millisecond,
+						RetryWaitMax: time.Millisecond,
+						HTTPClient:   &http.Client{Transport: rt},
+					},
+				}
 				if argument == "base_url" {
 					cfg.Username, cfg.Password, cfg.JWT = "", "", "j"
 				}

@@ -7,10 +7,12 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestPreIssuedJWT_otherAccountSendsNothing: a pre-issued JWT is issued for the configured
-// account; every operation for another account fails with ErrPreIssuedJWTAccount before
+// account; every operation for another account fails with httpapi.ErrPreIssuedJWTAccount before
 // anything is sent, while the configured account's calls carry it.
 func TestPreIssuedJWT_otherAccountSendsNothing(t *testing.T) {
 	var requests, otherAccount atomic.Int32
@@ -22,7 +24,7 @@ func TestPreIssuedJWT_otherAccountSendsNothing(t *testing.T) {
 		writeJSON(w, http.StatusOK, `{"data":{"subscriptions":[]}}`)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := New(Config{BaseURL: srv.URL, AccountID: "acc-own", JWT: "pre.issued.jwt", MaxRetries: 0})
+	c, err := New(Config{Config: httpapi.Config{BaseURL: srv.URL, AccountID: "acc-own", JWT: "pre.issued.jwt", MaxRetries: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func TestPreIssuedJWT_otherAccountSendsNothing(t *testing.T) {
 		},
 	}
 	for name, call := range calls {
-		if err := call(); !errors.Is(err, ErrPreIssuedJWTAccount) {
+		if err := call(); !errors.Is(err, httpapi.ErrPreIssuedJWTAccount) {
 			t.Errorf("%s for another account: error %v, want ErrPreIssuedJWTAccount", name, err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestListPagingEnds: paging ends at an empty or repeated page when the service gives no
@@ -60,7 +62,7 @@ func TestResponseTooLarge(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(200)
 		chunk := []byte(strings.Repeat(" ", 1<<20))
-		for range maxResponseBody>>20 + 1 {
+		for range httpapi.MaxResponseBody>>20 + 1 {
 			_, _ = w.Write(chunk)
 		}
 	})
@@ -68,12 +70,12 @@ func TestResponseTooLarge(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "larger than the provider's read limit") {
 		t.Fatalf("error %v, want one that names the read limit", err)
 	}
-	if !errors.Is(err, ErrMalformedResponse) {
+	if !errors.Is(err, httpapi.ErrMalformedResponse) {
 		t.Errorf("error %v does not match ErrMalformedResponse", err)
 	}
 }
 
-// TestNotFoundOnlyFromTheService: only the service's own 404 matches ErrNotFound; the JWT
+// TestNotFoundOnlyFromTheService: only the service's own 404 matches httpapi.ErrNotFound; the JWT
 // endpoint's 404 and a gateway's never do, and each error names the address that answered.
 func TestNotFoundOnlyFromTheService(t *testing.T) {
 	serviceBody := `{"error":"Entity not found","messages":["Subscription s1 not found"],"path":"/x"}`
@@ -103,11 +105,11 @@ func TestNotFoundOnlyFromTheService(t *testing.T) {
 				f.set(func(f *fakeAPI) { f.jwtHandler = func(w http.ResponseWriter, r *http.Request) { answer(w) } })
 			}
 			_, err := f.newClient(nil).GetSubscription(context.Background(), "", "s1")
-			var apiErr *APIError
+			var apiErr *httpapi.APIError
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != 404 {
 				t.Fatalf("error %v, want a 404 *APIError", err)
 			}
-			if errors.Is(err, ErrNotFound) != tc.wantNotFound {
+			if errors.Is(err, httpapi.ErrNotFound) != tc.wantNotFound {
 				t.Errorf("errors.Is(ErrNotFound) = %t, want %t", !tc.wantNotFound, tc.wantNotFound)
 			}
 			if apiErr.JWTEndpoint != tc.jwt404 || !strings.HasPrefix(apiErr.URL, f.srv.URL+"/") || strings.Contains(apiErr.URL, "?") {
@@ -147,18 +149,18 @@ func TestRedirectNotFollowed(t *testing.T) {
 					http.Redirect(w, r, target.srv.URL+r.URL.Path, status)
 				})
 				err := tc.call(f.newClient(nil))
-				var apiErr *APIError
-				if !errors.As(err, &apiErr) || apiErr.StatusCode != status || !errors.Is(err, ErrRedirect) {
+				var apiErr *httpapi.APIError
+				if !errors.As(err, &apiErr) || apiErr.StatusCode != status || !errors.Is(err, httpapi.ErrRedirect) {
 					t.Fatalf("error %v, want HTTP %d matching ErrRedirect", err, status)
 				}
 				if !strings.HasPrefix(apiErr.Location, target.srv.URL+"/rest/v1/") || !strings.Contains(err.Error(), apiErr.Location) {
 					t.Errorf("Location %q, error %q", apiErr.Location, err)
 				}
-				if errors.Is(err, ErrNotFound) {
+				if errors.Is(err, httpapi.ErrNotFound) {
 					t.Error("a redirect matches ErrNotFound")
 				}
 				if n := len(f.api()); n != 1 {
-					t.Errorf("%d requests to the redirecting address, want 1 (no retry, no reconciliation)", n)
+					t.Errorf("%d requests to the redirecting address, want 1 (no retry, no settling read)", n)
 				}
 			})
 		}
@@ -171,7 +173,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 			}
 		})
 		_, err := f.newClient(nil).Token(context.Background(), "")
-		var apiErr *APIError
+		var apiErr *httpapi.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != 301 || !apiErr.JWTEndpoint || apiErr.Location == "" {
 			t.Fatalf("error %v, want a 301 from the JWT endpoint with its Location", err)
 		}
@@ -187,7 +189,7 @@ func TestOTPRejectedAdvice(t *testing.T) {
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
 	f.set(func(f *fakeAPI) { f.requireOTP = "111111" })
 	_, err := f.newClient(func(c *Config) { c.OTP = "222222" }).Token(context.Background(), "")
-	var apiErr *APIError
+	var apiErr *httpapi.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 401 || !apiErr.OTPSent || !apiErr.JWTEndpoint {
 		t.Fatalf("error %v, want a 401 of the JWT endpoint with OTPSent", err)
 	}

@@ -19,6 +19,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (
@@ -154,7 +156,7 @@ func (c *Client) listing(ctx context.Context, account string) (map[string]Subscr
 	case listingFailed:
 		return nil, false
 	}
-	subs, err := sharedFlight(ctx, &c.listings.group, account+"\x00"+strconv.FormatUint(gen, 10), func() (map[string]Subscription, error) {
+	subs, err := httpapi.SharedFlight(ctx, &c.listings.group, account+"\x00"+strconv.FormatUint(gen, 10), func() (map[string]Subscription, error) {
 		// A listing may have been stored since lookup (by a flight that has just ended).
 		switch subs, _, state := c.listings.lookup(account, c.now(), ttl); state {
 		case listingHit:
@@ -173,7 +175,7 @@ func (c *Client) listAccount(ctx context.Context, account string, gen uint64) (m
 	list, err := c.ListSubscriptions(ctx, account, ListOptions{PageSize: c.cfg.ListPageSize})
 	if err != nil {
 		// A cancelled caller says nothing about the service: the next read lists again.
-		if !isContextError(err) {
+		if !httpapi.IsContextError(err) {
 			c.listings.fail(account, gen, start)
 		}
 		tflog.Debug(ctx, "Listing the account's subscriptions failed; reading subscriptions one by one",

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
@@ -37,14 +38,16 @@ func newCacheEnv(t *testing.T, cfg mockserver.Config) *cacheEnv {
 func (e *cacheEnv) client(mods ...func(*Config)) *Client {
 	e.t.Helper()
 	cfg := Config{
-		BaseURL:      e.url,
-		AuthURL:      e.url,
-		AccountID:    cacheAccount,
-		Username:     testsupport.User,
-		Password:     testsupport.Password,
-		MaxRetries:   2,
-		RetryWaitMin: time.Millisecond,
-		RetryWaitMax: 5 * time.Millisecond,
+		Config: httpapi.Config{
+			BaseURL:      e.url,
+			AuthURL:      e.url,
+			AccountID:    cacheAccount,
+			Username:     testsupport.User,
+			Password:     testsupport.Password,
+			MaxRetries:   2,
+			RetryWaitMin: time.Millisecond,
+			RetryWaitMax: 5 * time.Millisecond,
+		},
 	}
 	for _, m := range mods {
 		m(&cfg)
@@ -191,7 +194,7 @@ func TestReadSubscription_missingIDsAreReadOneByOne(t *testing.T) {
 
 	// Not in the listing: the single read's 404 is the answer.
 	_, err := c.ReadSubscription(t.Context(), cacheAccount, gone.SubscriptionID)
-	if !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, httpapi.ErrNotFound) {
 		t.Fatalf("read of a deleted subscription: %v, want ErrNotFound", err)
 	}
 	e.want(1, 1)
@@ -216,7 +219,7 @@ func TestReadSubscription_emptyAccount(t *testing.T) {
 	e := newCacheEnv(t, mockserver.Config{})
 	c := e.client()
 	_, err := c.ReadSubscription(t.Context(), cacheAccount, "3fa85f64-5717-4562-b3fc-2c963f66afa6")
-	if !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, httpapi.ErrNotFound) {
 		t.Fatalf("err = %v, want ErrNotFound", err)
 	}
 	e.want(1, 1)
@@ -236,7 +239,7 @@ func TestReadSubscription_accountsAreSeparate(t *testing.T) {
 	}
 	mustRead(t, c, other, b[1].SubscriptionID)
 	e.want(2, 0)
-	if _, err := c.ReadSubscription(t.Context(), cacheAccount, a[1].SubscriptionID); !errors.Is(err, ErrNotFound) {
+	if _, err := c.ReadSubscription(t.Context(), cacheAccount, a[1].SubscriptionID); !errors.Is(err, httpapi.ErrNotFound) {
 		t.Errorf("read after delete: %v, want ErrNotFound", err)
 	}
 	e.want(3, 1)
@@ -288,7 +291,7 @@ func TestReadSubscription_writesInvalidate(t *testing.T) {
 		}, wantLogLevel("ERROR")},
 		{"failed write", func(ctx context.Context, c *Client, _ string) error {
 			_, err := c.UpdateSubscription(ctx, cacheAccount, "3fa85f64-5717-4562-b3fc-2c963f66afa6", in)
-			if !errors.Is(err, ErrNotFound) {
+			if !errors.Is(err, httpapi.ErrNotFound) {
 				return fmt.Errorf("update of an unknown id: %v, want ErrNotFound", err)
 			}
 			return nil
@@ -328,7 +331,7 @@ func wantLogLevel(level string) func(t *testing.T, c *Client, id string) {
 
 func wantGone(t *testing.T, c *Client, id string) {
 	t.Helper()
-	if _, err := c.ReadSubscription(t.Context(), cacheAccount, id); !errors.Is(err, ErrNotFound) {
+	if _, err := c.ReadSubscription(t.Context(), cacheAccount, id); !errors.Is(err, httpapi.ErrNotFound) {
 		t.Errorf("read after the write: %v, want ErrNotFound", err)
 	}
 }
@@ -405,10 +408,10 @@ func TestReadSubscription_disabled(t *testing.T) {
 func TestReadSubscription_argumentErrors(t *testing.T) {
 	e := newCacheEnv(t, mockserver.Config{})
 	c := e.client(func(cfg *Config) { cfg.AccountID = "" })
-	if _, err := c.ReadSubscription(t.Context(), "", "x"); !errors.Is(err, errNoAccount) {
+	if _, err := c.ReadSubscription(t.Context(), "", "x"); !errors.Is(err, httpapi.ErrNoAccount) {
 		t.Errorf("no account: %v", err)
 	}
-	if _, err := c.ReadSubscription(t.Context(), cacheAccount, ""); !errors.Is(err, ErrInvalidID) {
+	if _, err := c.ReadSubscription(t.Context(), cacheAccount, ""); !errors.Is(err, httpapi.ErrInvalidID) {
 		t.Errorf("no id: %v", err)
 	}
 	e.want(0, 0)
@@ -487,7 +490,7 @@ func TestReadSubscription_writeDuringListing(t *testing.T) {
 // BenchmarkReadSubscriptionCached reads from a warm listing of 1,000 subscriptions from
 // parallel goroutines: the cost of a refresh's read once the account is listed.
 func BenchmarkReadSubscriptionCached(b *testing.B) {
-	c, err := New(Config{BaseURL: "http://127.0.0.1:1", AuthURL: "http://127.0.0.1:1", AccountID: "acc", Username: "u", Password: "p"})
+	c, err := New(Config{Config: httpapi.Config{BaseURL: "http://127.0.0.1:1", AuthURL: "http://127.0.0.1:1", AccountID: "acc", Username: "u", Password: "p"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -535,8 +538,16 @@ func BenchmarkRefresh1000(b *testing.B) {
 			iterations := 0
 			for b.Loop() {
 				iterations++
-				c, err := New(Config{BaseURL: m.URL, AuthURL: m.URL, AccountID: cacheAccount,
-					Username: testsupport.User, Password: testsupport.Password, ListCacheTTL: bc.ttl})
+				c, err := New(Config{
+					Config: httpapi.Config{
+						BaseURL:   m.URL,
+						AuthURL:   m.URL,
+						AccountID: cacheAccount,
+						Username:  testsupport.User,
+						Password:  testsupport.Password,
+					},
+					ListCacheTTL: bc.ttl,
+				})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Operation names used in errors and logs.
@@ -162,31 +164,31 @@ func (c *Client) listPage(ctx context.Context, accountID string, pageNumber int,
 		q.Set("sortDirection", opts.SortDirection)
 	}
 	empty := &Page{Subscriptions: []Subscription{}, PageNumber: pageNumber, PageSize: pageSize, First: pageNumber == 0, Last: true}
-	resp, err := c.call(ctx, serviceCall{
-		operation: opListSubscriptions,
-		method:    http.MethodGet,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions"),
-		query:     q,
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: opListSubscriptions,
+		Method:    http.MethodGet,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions"),
+		Query:     q,
 	})
 	if err != nil {
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, httpapi.ErrNotFound) {
 			return empty, nil, 0, nil
 		}
 		return nil, nil, 0, err
 	}
-	if resp.status == http.StatusNoContent {
-		return empty, nil, len(resp.body), nil
+	if resp.Status == http.StatusNoContent {
+		return empty, nil, len(resp.Body), nil
 	}
-	w, err := decodeSubscriptionWrapper(resp.body)
+	w, err := decodeSubscriptionWrapper(resp.Body)
 	if err != nil {
-		return nil, nil, 0, decodeErr(opListSubscriptions, err)
+		return nil, nil, 0, httpapi.MalformedResponse(opListSubscriptions, err)
 	}
 	page := w.page(pageNumber, pageSize)
 	if err := checkAnswer(accountID, page.Subscriptions, true); err != nil {
-		return nil, nil, 0, decodeErr(opListSubscriptions, err)
+		return nil, nil, 0, httpapi.MalformedResponse(opListSubscriptions, err)
 	}
-	return page, w.PaginationMetadata, len(resp.body), nil
+	return page, w.PaginationMetadata, len(resp.Body), nil
 }
 
 // page builds a Page from a decoded wrapper of listSubscribedEventsForAccount.
@@ -243,7 +245,7 @@ func (c *Client) ReplaceSubscriptions(ctx context.Context, accountID string, in 
 // CreateSubscriptions creates subscriptions in the account (createSubscriptions) and returns
 // them in the order of in, each matched to its input by content. A create whose answer is
 // lost is never repeated blindly: the account is read to find what it created, and only what
-// is missing is created, once (see create_reconcile.go); when that cannot be settled, the
+// is missing is created, once (see create_adopt.go); when that cannot be settled, the
 // error is an *UnknownOutcomeError. On error, entry i of the result is the subscription known
 // to exist for in[i] (adopted or created), or the zero Subscription when there is none; the
 // caller must keep track of the ones with an ID. The warnings of CreateSubscriptionsWarn are
@@ -283,26 +285,26 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	resp, err := c.call(ctx, serviceCall{
-		operation: op,
-		method:    method,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions"),
-		in:        toWireCreateRequest(in),
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: op,
+		Method:    method,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions"),
+		In:        toWireCreateRequest(in),
 	})
 	if err != nil {
 		return nil, err
 	}
-	if resp.status == http.StatusNoContent {
+	if resp.Status == http.StatusNoContent {
 		return []Subscription{}, nil
 	}
-	w, err := decodeSubscriptionWrapper(resp.body)
+	w, err := decodeSubscriptionWrapper(resp.Body)
 	if err != nil {
-		return nil, decodeErr(op, err)
+		return nil, httpapi.MalformedResponse(op, err)
 	}
 	subs := w.list()
 	if err := checkAnswer(accountID, subs, false); err != nil {
-		return nil, decodeErr(op, err)
+		return nil, httpapi.MalformedResponse(op, err)
 	}
 	return subs, nil
 }
@@ -315,11 +317,11 @@ func (c *Client) DeleteAllSubscriptions(ctx context.Context, accountID string) e
 	if err != nil {
 		return fmt.Errorf("%s: %w", opDeleteAll, err)
 	}
-	_, err = c.call(ctx, serviceCall{
-		operation: opDeleteAll,
-		method:    http.MethodDelete,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions"),
+	_, err = c.call(ctx, httpapi.Call{
+		Operation: opDeleteAll,
+		Method:    http.MethodDelete,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions"),
 	})
 	return err
 }
@@ -332,26 +334,26 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
 	}
-	if err := checkPathSegment("subscription id", id); err != nil {
+	if err := httpapi.CheckPathSegment("subscription id", id); err != nil {
 		return nil, fmt.Errorf("%s: %w", opReadSubscription, err)
 	}
-	resp, err := c.call(ctx, serviceCall{
-		operation: opReadSubscription,
-		method:    http.MethodGet,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: opReadSubscription,
+		Method:    http.MethodGet,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions", url.PathEscape(id)),
 	})
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSingleSubscription(resp.body)
+	s, err := decodeSingleSubscription(resp.Body)
 	if err == nil {
 		one := []Subscription{*s}
 		err = checkAnswer(accountID, one, true)
 		s = &one[0]
 	}
 	if err != nil {
-		return nil, decodeErr(opReadSubscription, err)
+		return nil, httpapi.MalformedResponse(opReadSubscription, err)
 	}
 	return s, nil
 }
@@ -363,27 +365,27 @@ func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, i
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
-	if err := checkPathSegment("subscription id", id); err != nil {
+	if err := httpapi.CheckPathSegment("subscription id", id); err != nil {
 		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
-	resp, err := c.call(ctx, serviceCall{
-		operation: opUpdateSubscription,
-		method:    http.MethodPut,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
-		in:        wireSubscriptionUpdateSingleRequest{Subscription: in},
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: opUpdateSubscription,
+		Method:    http.MethodPut,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions", url.PathEscape(id)),
+		In:        wireSubscriptionUpdateSingleRequest{Subscription: in},
 	})
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSingleSubscription(resp.body)
+	s, err := decodeSingleSubscription(resp.Body)
 	if err == nil {
 		one := []Subscription{*s}
 		err = checkAnswer(accountID, one, true)
 		s = &one[0]
 	}
 	if err != nil {
-		return nil, decodeErr(opUpdateSubscription, err)
+		return nil, httpapi.MalformedResponse(opUpdateSubscription, err)
 	}
 	return s, nil
 }
@@ -395,14 +397,14 @@ func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) e
 	if err != nil {
 		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
-	if err := checkPathSegment("subscription id", id); err != nil {
+	if err := httpapi.CheckPathSegment("subscription id", id); err != nil {
 		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
-	_, err = c.call(ctx, serviceCall{
-		operation: opDeleteSubscription,
-		method:    http.MethodDelete,
-		accountID: accountID,
-		path:      accountPath(accountID, "subscriptions", url.PathEscape(id)),
+	_, err = c.call(ctx, httpapi.Call{
+		Operation: opDeleteSubscription,
+		Method:    http.MethodDelete,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "subscriptions", url.PathEscape(id)),
 	})
 	return err
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // fullSubscriptionWireJSON carries every field of the spec's Subscription.
@@ -361,10 +363,10 @@ func TestListEmptyAccount(t *testing.T) {
 			c := f.newClient(nil)
 			got, err := c.ListSubscriptions(context.Background(), "acc-1", ListOptions{})
 			if tc.wantErr {
-				// An error, but not ErrNotFound: callers drop resources from state on
-				// ErrNotFound, and a wrong base URL must not look like a deletion.
-				var apiErr *APIError
-				if err == nil || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound || errors.Is(err, ErrNotFound) {
+				// An error, but not httpapi.ErrNotFound: callers drop resources from state on
+				// httpapi.ErrNotFound, and a wrong base URL must not look like a deletion.
+				var apiErr *httpapi.APIError
+				if err == nil || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound || errors.Is(err, httpapi.ErrNotFound) {
 					t.Fatalf("got %v, %v; want a 404 error that is not ErrNotFound", got, err)
 				}
 				return

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestUntrustedCertificate: a server whose certificate no trusted authority
@@ -27,8 +29,14 @@ func TestUntrustedCertificate(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	cfg := Config{
-		BaseURL: srv.URL, AuthURL: srv.URL, AccountID: testAccount,
-		Username: testUser, Password: testPassword, MaxRetries: 3,
+		Config: httpapi.Config{
+			BaseURL:    srv.URL,
+			AuthURL:    srv.URL,
+			AccountID:  testAccount,
+			Username:   testUser,
+			Password:   testPassword,
+			MaxRetries: 3,
+		},
 	}
 	c, err := New(cfg)
 	if err != nil {
@@ -36,7 +44,7 @@ func TestUntrustedCertificate(t *testing.T) {
 	}
 	_, err = c.ListLogLevels(context.Background())
 	var verification *tls.CertificateVerificationError
-	if !errors.As(err, &verification) || !errors.Is(err, ErrUntrustedCertificate) {
+	if !errors.As(err, &verification) || !errors.Is(err, httpapi.ErrUntrustedCertificate) {
 		t.Fatalf("error %v, want a certificate verification error matching ErrUntrustedCertificate", err)
 	}
 	for _, want := range []string{"generate JWT", "certificate signed by unknown authority"} {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestTokenWithExpiry shares the token cache with Token, reports the cached expiry, and
@@ -80,14 +82,22 @@ func TestTokenWithExpiryPreIssued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := expClaim(preIssued)
+	claims := jwt.MapClaims{}
+	if _, _, err := jwt.NewParser().ParseUnverified(preIssued, claims); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		t.Fatalf("the pre-issued JWT has no exp claim: %v", err)
+	}
+	want := exp.Time
 	if token != preIssued || !expiresAt.Equal(want) || want.IsZero() {
 		t.Errorf("got the pre-issued JWT %v, expiring %v; want it, expiring %v", token == preIssued, expiresAt, want)
 	}
 	if _, _, err := c.TokenWithExpiry(t.Context(), testAccount, 0); err != nil {
 		t.Errorf("the configured account, named: %v", err)
 	}
-	if _, _, err := c.TokenWithExpiry(t.Context(), "acc-2", 0); !errors.Is(err, ErrPreIssuedJWTAccount) {
+	if _, _, err := c.TokenWithExpiry(t.Context(), "acc-2", 0); !errors.Is(err, httpapi.ErrPreIssuedJWTAccount) {
 		t.Errorf("another account: %v, want ErrPreIssuedJWTAccount", err)
 	}
 	if f.jwtFetches.Load() != 0 {

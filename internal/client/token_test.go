@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 func basicHeader(user, pass string) string {
@@ -138,38 +138,6 @@ func TestJWTBodyForms(t *testing.T) {
 	}
 }
 
-// TestParseTokenBody covers good and bad bodies of the JWT endpoint without a server.
-func TestParseTokenBody(t *testing.T) {
-	tests := []struct {
-		body, want string
-		wantErr    bool
-	}{
-		{"abc.def.ghi", "abc.def.ghi", false},
-		{"\xef\xbb\xbf abc.def.ghi\n", "abc.def.ghi", false},
-		{`"abc.def.ghi"`, "abc.def.ghi", false},
-		{`{"token":"t1"}`, "t1", false},
-		{`{"jwt":"t2","other":1}`, "t2", false},
-		{`{"access_token":"t3","token_type":"Bearer"}`, "t3", false},
-		{`{"token":"","jwt":"t4"}`, "t4", false},
-		{"Bearer abc.def.ghi", "abc.def.ghi", false},
-		{"", "", true},
-		{"   \n", "", true},
-		{`""`, "", true},
-		{`"unterminated`, "", true},
-		{`{"token":`, "", true},
-		{`{"foo":"bar"}`, "", true},
-		{`{"token":42}`, "", true},
-		{"<html><body>login</body></html>", "", true},
-		{"two words", "", true},
-	}
-	for _, tc := range tests {
-		got, err := parseTokenBody([]byte(tc.body))
-		if (err != nil) != tc.wantErr || got != tc.want {
-			t.Errorf("parseTokenBody(%q) = %q, %v; want %q, error %t", tc.body, got, err, tc.want, tc.wantErr)
-		}
-	}
-}
-
 // TestTokenCacheConcurrent: N concurrent callers share one fetch.
 func TestTokenCacheConcurrent(t *testing.T) {
 	f := newFake(t, eventsHandler)
@@ -277,44 +245,6 @@ func TestTokenRefreshFakeClock(t *testing.T) {
 	}
 }
 
-// TestTokenExpiry covers the expiry rules on crafted tokens.
-func TestTokenExpiry(t *testing.T) {
-	now := time.Unix(1_700_000_000, 0)
-	sign := func(claims jwt.MapClaims) string {
-		s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte("k"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	tests := []struct {
-		name         string
-		token        string
-		wantExpires  time.Time
-		wantLifetime time.Duration
-		wantMargin   time.Duration
-	}{
-		{"not a JWT", "opaque-token", now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
-		{"no exp", sign(jwt.MapClaims{"sub": "x"}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
-		{"exp only", sign(jwt.MapClaims{"exp": now.Add(5 * time.Minute).Unix()}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
-		{"exp and iat, 2s", sign(jwt.MapClaims{"iat": now.Unix(), "exp": now.Add(2 * time.Second).Unix()}), now.Add(2 * time.Second), 2 * time.Second, 400 * time.Millisecond},
-		{"local clock behind issuer", sign(jwt.MapClaims{"iat": now.Add(time.Hour).Unix(), "exp": now.Add(time.Hour + time.Minute).Unix()}), now.Add(time.Minute), time.Minute, 12 * time.Second},
-		{"local clock ahead, no iat", sign(jwt.MapClaims{"exp": now.Add(-time.Hour).Unix()}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
-		{"exp as string is ignored", sign(jwt.MapClaims{"exp": "soon"}), now.Add(5 * time.Minute), 5 * time.Minute, 30 * time.Second},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			exp, life := tokenExpiry(tc.token, now)
-			if !exp.Equal(tc.wantExpires) || life != tc.wantLifetime {
-				t.Errorf("tokenExpiry = %v, %v; want %v, %v", exp.Sub(now), life, tc.wantExpires.Sub(now), tc.wantLifetime)
-			}
-			if m := refreshMargin(life); m != tc.wantMargin {
-				t.Errorf("refreshMargin = %v, want %v", m, tc.wantMargin)
-			}
-		})
-	}
-}
-
 // Test401RefreshesOnce: a rejected token is refreshed once and the call repeated once.
 func Test401RefreshesOnce(t *testing.T) {
 	f := newFake(t, eventsHandler)
@@ -342,8 +272,8 @@ func Test401Persistent(t *testing.T) {
 	c := f.newClient(nil)
 	f.set(func(f *fakeAPI) { f.minSeq = 1 << 60 })
 	_, err := c.ListEvents(context.Background())
-	var apiErr *APIError
-	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "list events: HTTP 401") ||
+	var apiErr *httpapi.APIError
+	if !errors.Is(err, httpapi.ErrUnauthorized) || !strings.Contains(err.Error(), "list events: HTTP 401") ||
 		!errors.As(err, &apiErr) || apiErr.PreIssuedJWT || apiErr.JWTEndpoint {
 		t.Fatalf("error %v", err)
 	}
@@ -388,22 +318,6 @@ func TestParallel401SharedRefresh(t *testing.T) {
 	}
 }
 
-// TestInvalidateOnlyFailedToken: a stale failure does not discard a newer token.
-func TestInvalidateOnlyFailedToken(t *testing.T) {
-	var tc tokenCache
-	tc.entries = map[string]cachedToken{}
-	far := time.Now().Add(time.Hour)
-	tc.store("a", cachedToken{value: "new", expiresAt: far, refreshAt: far})
-	tc.invalidate("a", "old")
-	if _, ok := tc.fresh("a", time.Now()); !ok {
-		t.Fatal("newer token was discarded")
-	}
-	tc.invalidate("a", "new")
-	if _, ok := tc.fresh("a", time.Now()); ok {
-		t.Fatal("failed token was kept")
-	}
-}
-
 // TestPreIssuedJWTRejected: with a pre-issued JWT a 401 is reported, never refreshed.
 func TestPreIssuedJWTRejected(t *testing.T) {
 	f := newFake(t, eventsHandler)
@@ -413,8 +327,8 @@ func TestPreIssuedJWTRejected(t *testing.T) {
 		cfg.Username, cfg.Password, cfg.AuthURL, cfg.JWT = "", "", "", expired
 	})
 	_, err := c.ListEvents(context.Background())
-	var apiErr *APIError
-	if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &apiErr) || !apiErr.PreIssuedJWT {
+	var apiErr *httpapi.APIError
+	if !errors.Is(err, httpapi.ErrUnauthorized) || !errors.As(err, &apiErr) || !apiErr.PreIssuedJWT {
 		t.Fatalf("error %v, want a 401 that says the pre-issued JWT was used", err)
 	}
 	if got := len(f.jwts()); got != 0 {
@@ -431,11 +345,11 @@ func TestJWTEndpointErrors(t *testing.T) {
 		f := newFake(t, eventsHandler)
 		c := f.newClient(func(cfg *Config) { cfg.Password = "wrong" })
 		_, err := c.ListEvents(context.Background())
-		if !errors.Is(err, ErrUnauthorized) {
+		if !errors.Is(err, httpapi.ErrUnauthorized) {
 			t.Fatalf("error %v", err)
 		}
 		msg := err.Error()
-		var apiErr *APIError
+		var apiErr *httpapi.APIError
 		if !errors.As(err, &apiErr) || !apiErr.JWTEndpoint || apiErr.PreIssuedJWT {
 			t.Errorf("error %v is not marked as the JWT endpoint's", err)
 		}
@@ -459,8 +373,8 @@ func TestJWTEndpointErrors(t *testing.T) {
 		f.set(func(f *fakeAPI) { f.requireOTP = testOTP })
 		c := f.newClient(nil)
 		_, err := c.Token(context.Background(), "")
-		var apiErr *APIError
-		if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &apiErr) || apiErr.OTPSent || !apiErr.JWTEndpoint {
+		var apiErr *httpapi.APIError
+		if !errors.Is(err, httpapi.ErrUnauthorized) || !errors.As(err, &apiErr) || apiErr.OTPSent || !apiErr.JWTEndpoint {
 			t.Fatalf("error %v, want the JWT endpoint's 401 for a request without an OTP", err)
 		}
 	})
@@ -480,7 +394,7 @@ func TestJWTEndpointErrors(t *testing.T) {
 		f.set(func(f *fakeAPI) { f.jwtFail = []int{403} })
 		c := f.newClient(nil)
 		_, err := c.Token(context.Background(), "acc-7")
-		if !errors.Is(err, ErrForbidden) || !strings.Contains(err.Error(), `account "acc-7"`) {
+		if !errors.Is(err, httpapi.ErrForbidden) || !strings.Contains(err.Error(), `account "acc-7"`) {
 			t.Fatalf("error %v", err)
 		}
 	})
@@ -489,7 +403,7 @@ func TestJWTEndpointErrors(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = w.Write([]byte("<html>sign in</html>"))
 		}))
-		c, err := New(Config{BaseURL: srv.URL, AuthURL: srv.URL, AccountID: "a", Username: "u", Password: "p"})
+		c, err := New(Config{Config: httpapi.Config{BaseURL: srv.URL, AuthURL: srv.URL, AccountID: "a", Username: "u", Password: "p"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const opCreateTopic = "create event streams topic"
@@ -41,12 +43,12 @@ func (c *Client) CreateEventStreamTopic(ctx context.Context, accountID string, i
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opCreateTopic, err)
 	}
-	resp, err := c.call(ctx, serviceCall{
-		operation: opCreateTopic,
-		method:    http.MethodPost,
-		accountID: accountID,
-		path:      accountPath(accountID, "eventStreams", "topic", "subscription"),
-		in: wireTopicRequest{
+	resp, err := c.call(ctx, httpapi.Call{
+		Operation: opCreateTopic,
+		Method:    http.MethodPost,
+		AccountID: accountID,
+		Path:      httpapi.AccountPath(accountID, "eventStreams", "topic", "subscription"),
+		In: wireTopicRequest{
 			EventStreamsEnvironmentID:    in.EnvironmentID,
 			EventStreamsSubscriptionName: in.SubscriptionName,
 			TopicName:                    in.TopicName,
@@ -56,9 +58,9 @@ func (c *Client) CreateEventStreamTopic(ctx context.Context, accountID string, i
 	if err != nil {
 		return nil, err
 	}
-	res, err := decodeTopicResult(resp.body)
+	res, err := decodeTopicResult(resp.Body)
 	if err != nil {
-		return nil, decodeErr(opCreateTopic, err)
+		return nil, httpapi.MalformedResponse(opCreateTopic, err)
 	}
 	return res, nil
 }

@@ -6,7 +6,7 @@ package client
 
 // ClaimSubscriptions records subscriptions that the caller already tracks (for example the
 // whole set of an account held by one resource), so that settling a lost create answer never
-// adopts one of them as what the create made (see create_reconcile.go). Empty IDs are ignored.
+// adopts one of them as what the create made (see create_adopt.go). Empty IDs are ignored.
 func (c *Client) ClaimSubscriptions(ids ...string) {
 	subs := make([]Subscription, 0, len(ids))
 	for _, id := range ids {

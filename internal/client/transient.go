@@ -5,13 +5,14 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
-// Transient reports whether a failed call may succeed when it is made again later, unchanged:
-// the service failed or was busy (any 5xx, a 429 or a throttling 503, a 408), the call timed
-// out, a listing kept disagreeing with itself while the account changed, or a network error
-// that the retry policy would try again (retryableTransportError: one that another attempt may
-// fix).
+// Transient reports whether a failed call may succeed when it is made again later, unchanged: the
+// service failed or was busy (any 5xx, a 429 or a throttling 503, a 408), the call timed out, a
+// listing kept disagreeing with itself while the account changed, or a network error that the retry
+// policy would try again (httpapi.RetryableTransportError: one that another attempt may fix).
 //
 // Every other failure is definite: the same call fails the same way until the configuration
 // changes. That is a 401, a 403, the service's own 404 and a 404 that is not the service's (an
@@ -23,7 +24,7 @@ func Transient(err error) bool {
 	if err == nil {
 		return false
 	}
-	var apiErr *APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) {
 		switch s := apiErr.StatusCode; {
 		case apiErr.Throttled, s == http.StatusTooManyRequests, s == http.StatusRequestTimeout:
@@ -40,16 +41,11 @@ func Transient(err error) bool {
 		return false
 	case errors.Is(err, context.DeadlineExceeded):
 		return true
-	case errors.Is(err, ErrUntrustedCertificate), errors.Is(err, ErrMalformedResponse), errors.Is(err, ErrInvalidID),
-		errors.Is(err, ErrListingLimit), errors.Is(err, ErrPreIssuedJWTAccount):
+	case errors.Is(err, httpapi.ErrUntrustedCertificate), errors.Is(err, httpapi.ErrMalformedResponse), errors.Is(err, httpapi.ErrInvalidID),
+		errors.Is(err, ErrListingLimit), errors.Is(err, httpapi.ErrPreIssuedJWTAccount):
 		return false
 	}
 	// A transport failure: what the HTTP client returned for a request that got no answer.
 	var transportErr *url.Error
-	return errors.As(err, &transportErr) && retryableTransportError(err)
+	return errors.As(err, &transportErr) && httpapi.RetryableTransportError(err)
 }
-
-// NotSent reports whether a failed call certainly never reached the server: the connection
-// failed before any byte of the request was sent (a failed dial, a DNS lookup, a refused
-// connection).
-func NotSent(err error) bool { return err != nil && notSent(err) }

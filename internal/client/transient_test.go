@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
-// TestTransient reads the events catalogue through the real client while the mock (or an
-// address that is not the mock) fails in each way a plan-time read can meet, and checks which
-// failures Transient calls passing (a plan goes on with a warning) and which definite (the
-// plan stops): only the service failing or busy, a timeout and a dropped connection pass.
-// Which other network errors may pass is the retry policy's to say (retryableTransportError).
+// TestTransient reads the events catalogue through the real client while the mock (or an address
+// that is not the mock) fails in each way a plan-time read can meet, and checks which failures
+// Transient calls passing (a plan goes on with a warning) and which definite (the plan stops): only
+// the service failing or busy, a timeout and a dropped connection pass. Which other network errors
+// may pass is the retry policy's to say (httpapi.RetryableTransportError).
 func TestTransient(t *testing.T) {
 	restricted := []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itOther}}}
 	events := func(status int, mods ...func(*mockserver.Fault)) func(t *testing.T, e *mockEnv) {
@@ -105,11 +106,11 @@ func TestTransient_others(t *testing.T) {
 		{context.Canceled, false},
 		{fmt.Errorf("list events: %w", context.DeadlineExceeded), true},
 		{&client.IncompleteListingError{AccountID: testsupport.Account, Attempts: 3}, true},
-		{client.CheckAccountID(".."), false},
-		{&client.APIError{StatusCode: http.StatusRequestTimeout}, true},
-		{&client.APIError{StatusCode: http.StatusServiceUnavailable, Throttled: true}, true},
-		{&client.APIError{StatusCode: http.StatusServiceUnavailable}, true},
-		{&client.APIError{StatusCode: http.StatusConflict}, false},
+		{httpapi.CheckAccountID(".."), false},
+		{&httpapi.APIError{StatusCode: http.StatusRequestTimeout}, true},
+		{&httpapi.APIError{StatusCode: http.StatusServiceUnavailable, Throttled: true}, true},
+		{&httpapi.APIError{StatusCode: http.StatusServiceUnavailable}, true},
+		{&httpapi.APIError{StatusCode: http.StatusConflict}, false},
 	}
 	for _, tc := range cases {
 		if got := client.Transient(tc.err); got != tc.want {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
@@ -123,14 +124,23 @@ func TestHostileCertificateNames(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := New(Config{BaseURL: serverURL, AuthURL: serverURL, AccountID: testAccount, Username: testUser,
-				Password: hostilePassword, MaxRetries: 1, HTTPClient: tc.client})
+			c, err := New(Config{
+				Config: httpapi.Config{
+					BaseURL:    serverURL,
+					AuthURL:    serverURL,
+					AccountID:  testAccount,
+					Username:   testUser,
+					Password:   hostilePassword,
+					MaxRetries: 1,
+					HTTPClient: tc.client,
+				},
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var logged bytes.Buffer
 			_, err = c.ListLogLevels(tflogtest.RootLogger(context.Background(), &logged))
-			if !errors.Is(err, ErrUntrustedCertificate) || !tc.as(err) {
+			if !errors.Is(err, httpapi.ErrUntrustedCertificate) || !tc.as(err) {
 				t.Errorf("error %v: errors.Is/As do not find the certificate error through the escaping", err)
 			}
 			checkQuotedTransportError(t, err, &logged, `evil.example\x1b[2K\rApply complete!`, tc.inLog)
@@ -158,12 +168,21 @@ func TestHostileProxyStatus(t *testing.T) {
 	// The status text clears the line, forges Terraform's output, sets the title, and
 	// repeats the password (as if the proxy had seen it).
 	proxy := hostileProxy(t, "Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07 "+hostilePassword)
-	c, err := New(Config{BaseURL: "https://eventnotify.invalid", AuthURL: "https://eventnotify.invalid",
-		AccountID: testAccount, Username: testUser, Password: hostilePassword, MaxRetries: 1,
-		RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond,
-		// http.ProxyFromEnvironment reads the environment once per process: the test's proxy comes
-		// through the transport instead.
-		HTTPClient: &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}})
+	c, err := New(Config{
+		Config: httpapi.Config{
+			BaseURL:      "https://eventnotify.invalid",
+			AuthURL:      "https://eventnotify.invalid",
+			AccountID:    testAccount,
+			Username:     testUser,
+			Password:     hostilePassword,
+			MaxRetries:   1,
+			RetryWaitMin: time.Millisecond,
+			RetryWaitMax: time.Millisecond,
+			// http.ProxyFromEnvironment reads the environment once per process: the test's proxy
+			// comes through the transport instead.
+			HTTPClient: &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}},
+		},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,21 +193,5 @@ func TestHostileProxyStatus(t *testing.T) {
 		t.Errorf("error %v: errors.As does not find the request's *url.Error through the escaping", err)
 	}
 	forged := `Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07 `
-	checkQuotedTransportError(t, err, &log, forged+RedactedMarker, forged)
-}
-
-// TestQuoteError: the wrapper's text is redacted and escaped, and bounded; nil stays nil.
-func TestQuoteError(t *testing.T) {
-	if quoteError(nil, newRedactor("x")) != nil {
-		t.Error("quoteError(nil) is not nil")
-	}
-	inner := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("secret-1\x1b[2J" + strings.Repeat("y", 10000))}
-	err := quoteError(inner, newRedactor("secret-1"))
-	var opErr *net.OpError
-	if !errors.As(err, &opErr) || opErr != inner {
-		t.Error("errors.As does not find the wrapped error")
-	}
-	if !strings.HasPrefix(err.Error(), "dial tcp: "+RedactedMarker+`\x1b[2J`) || len(err.Error()) > maxTransportErrorBytes {
-		t.Errorf("text %q... (%d bytes)", err.Error()[:40], len(err.Error()))
-	}
+	checkQuotedTransportError(t, err, &log, forged+httpapi.RedactedMarker, forged)
 }

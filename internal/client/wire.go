@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // This file holds the JSON shapes of the service, as SERVICE.md describes them, and the
@@ -115,7 +117,7 @@ func (n *flexInt64) UnmarshalJSON(b []byte) error {
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
-		return fmt.Errorf("%q is not a number", excerpt(b, 40))
+		return fmt.Errorf("%q is not a number", httpapi.Excerpt(b, 40))
 	}
 	*n = flexInt64(f)
 	return nil
@@ -128,9 +130,6 @@ func toWireCreateRequest(in []SubscriptionInput) wireSubscriptionCreateRequest {
 	}
 	return wireSubscriptionCreateRequest{Subscriptions: in}
 }
-
-// errNoBody is returned when a body that must carry a value is empty.
-var errNoBody = errors.New("the response body is empty")
 
 // decodeSubscriptionWrapper decodes a SubscriptionWrapper, or a bare array of subscriptions.
 // An empty body or null decodes to an empty wrapper.
@@ -193,7 +192,7 @@ func (w *wireSubscriptionWrapper) single() (*Subscription, error) {
 // updateSubscription.
 func decodeSingleSubscription(body []byte) (*Subscription, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, errNoBody
+		return nil, httpapi.ErrNoBody
 	}
 	w, err := decodeSubscriptionWrapper(body)
 	if err != nil {

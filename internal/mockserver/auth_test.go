@@ -102,7 +102,7 @@ func TestJWTGeneration(t *testing.T) {
 		{name: "otp wrong with api token", account: "acc-1", user: "PLATFORM_TOKEN.otptoken", password: "otp-token", basic: true, otp: "000000", want: 200, wantSub: "otptoken"},
 		{name: "account allowed", account: "acc-b", user: "limited", password: "lim-pass", basic: true, want: 200, wantSub: "limited"},
 		{name: "account not allowed", account: "acc-1", user: "limited", password: "lim-pass", basic: true, want: 403},
-		// Account ids are compared byte for byte (as client.SameAccount does).
+		// Account ids are compared byte for byte (as httpapi.SameAccount does).
 		{name: "account allowed, in another letter case", account: "ACC-B", user: "limited", password: "lim-pass", basic: true, want: 403},
 		{name: "account not allowed, wrong password", account: "acc-1", user: "limited", password: "x", basic: true, want: 401},
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Where an account came from decides what a user should check when the service refuses it (a
@@ -107,7 +107,7 @@ func (o accountOrigin) accountAdvice(account string) string {
 	default:
 		return ""
 	}
-	if o.Resource == accountSubscriptionsType && client.IsUUID(account) {
+	if o.Resource == accountSubscriptionsType && httpapi.IsUUID(account) {
 		s += " " + subscriptionIDAsAccount(account)
 	}
 	return s

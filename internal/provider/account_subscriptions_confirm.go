@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // confirmMissing reads, one request each (client.GetSubscriptions), the subscriptions of the held
@@ -34,7 +35,7 @@ func (r *AccountSubscriptionsResource) confirmMissing(ctx context.Context, accou
 		switch {
 		case errs[i] == nil:
 			found[key] = subs[i]
-		case errors.Is(errs[i], client.ErrNotFound):
+		case errors.Is(errs[i], httpapi.ErrNotFound):
 		default:
 			addClientError(&diags, "Unable to read subscription "+held[key].ID.ValueString()+" of account "+account, errs[i])
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // stateSetter is the part of tfsdk.State that apply needs.
@@ -181,7 +182,7 @@ func (w clientWriter) updateEntries(ctx context.Context, account string, held ma
 		switch {
 		case r.Err == nil:
 			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: withHeldID(u.planned, held[u.heldKey])})
-		case errors.Is(r.Err, client.ErrNotFound):
+		case errors.Is(r.Err, httpapi.ErrNotFound):
 			addClientError(diags, "Unable to update subscription "+r.ID+": it no longer exists (removed from state; the next plan creates it again)", r.Err)
 		default:
 			addClientError(diags, "Unable to update subscription "+r.ID, r.Err)

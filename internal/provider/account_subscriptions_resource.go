@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // The protocol fast path (accountProtocol, account_subscriptions_protocol.go) answers this
@@ -269,7 +269,7 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	if origin.imported() {
-		if len(fresh) == 0 && client.IsUUID(account) {
+		if len(fresh) == 0 && httpapi.IsUUID(account) {
 			resp.Diagnostics.AddWarning("Account "+account+" holds no subscriptions",
 				"The import found no subscription in account "+account+". "+subscriptionIDAsAccount(account))
 		}
@@ -312,7 +312,7 @@ func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.
 	}
 	account := state.AccountID.ValueString()
 	err := r.data.client.DeleteAllSubscriptions(op.ctx, account)
-	if err != nil && !errors.Is(err, client.ErrNotFound) {
+	if err != nil && !errors.Is(err, httpapi.ErrNotFound) {
 		op.addError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)
 	}
 }
@@ -327,7 +327,7 @@ func (r *AccountSubscriptionsResource) ImportState(ctx context.Context, req reso
 			"is an account id, such as %q; got %q.", r.data.account(types.StringNull()), req.ID))
 		return
 	}
-	if err := client.CheckAccountID(account); err != nil {
+	if err := httpapi.CheckAccountID(account); err != nil {
 		resp.Diagnostics.AddError("Invalid import id", "The import id of eventnotify_account_subscriptions is an account id: "+
 			accountIDAdvice(err)+".")
 		return

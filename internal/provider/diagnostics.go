@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // addClientError turns a failed API call into an error diagnostic that names
@@ -43,18 +44,18 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 			"of the same request are not affected. Run terraform plan to see the subscription's current state.",
 			item.Operation, item.SubscriptionID, item.HTTPEquivalentCode, http.StatusText(item.HTTPEquivalentCode), item.Message)
 	}
-	var apiErr *client.APIError
+	var apiErr *httpapi.APIError
 	if !errors.As(err, &apiErr) {
 		switch {
 		case errors.Is(err, context.Canceled):
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
 			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
-		case errors.Is(err, client.ErrPreIssuedJWTAccount):
+		case errors.Is(err, httpapi.ErrPreIssuedJWTAccount):
 			return err.Error() + "\n\nNothing was sent. The provider's jwt (" + envJWT + ") was issued for the provider's " +
 				"account_id, and is never sent with a request for another account. Leave account_id out (or set it to the " +
 				"provider's), or configure username with password or api_token so that a JWT is generated for each account."
-		case errors.Is(err, client.ErrUntrustedCertificate):
+		case errors.Is(err, httpapi.ErrUntrustedCertificate):
 			return err.Error() + "\n\nThe service's TLS certificate could not be verified, so no request (and no credential) " +
 				"was sent. The provider always verifies certificates. Check that base_url and auth_url (" + envBaseURL + ", " +
 				envAuthURL + ") name the service itself; if it uses a private certificate authority, add that " +
@@ -64,7 +65,7 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 				"%d MiB) of one account, within %s. Check that base_url (%s) names the service itself and not a proxy "+
 				"that rewrites its answers.", client.MaxListedSubscriptions, client.MaxListedPages, client.MaxListedBytes>>20,
 				client.MaxListingDuration, envBaseURL)
-		case errors.Is(err, client.ErrMalformedResponse):
+		case errors.Is(err, httpapi.ErrMalformedResponse):
 			return err.Error() + "\n\nThe service answered with success, but not in the format the provider reads; a proxy " +
 				"or gateway in front of the service can cause this. A create, update or delete may have taken effect: " +
 				"check the account's subscriptions (data source eventnotify_subscriptions) before applying again, and " +
@@ -82,7 +83,7 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 
 // apiErrorFacts renders what an answer says: the address, operation and HTTP status, the
 // service's messages or the body, the error ID and the number of attempts; no advice.
-func apiErrorFacts(apiErr *client.APIError) string {
+func apiErrorFacts(apiErr *httpapi.APIError) string {
 	var b strings.Builder
 	who := "The service"
 	if apiErr.URL != "" {
@@ -111,7 +112,7 @@ func apiErrorFacts(apiErr *client.APIError) string {
 
 // addressArgument names the provider argument, and its variable, of the address that gave
 // an answer: auth_url for the JWT endpoint, base_url for the service.
-func addressArgument(apiErr *client.APIError) string {
+func addressArgument(apiErr *httpapi.APIError) string {
 	if apiErr.JWTEndpoint {
 		return "auth_url (" + envAuthURL + ")"
 	}
@@ -120,7 +121,7 @@ func addressArgument(apiErr *client.APIError) string {
 
 // statusHint says what a user can do about a failed answer; origin says where the call's
 // account came from.
-func statusHint(apiErr *client.APIError, origin accountOrigin) string {
+func statusHint(apiErr *httpapi.APIError, origin accountOrigin) string {
 	status := apiErr.StatusCode
 	switch {
 	case status >= 300 && status < 400:
@@ -151,7 +152,7 @@ func statusHint(apiErr *client.APIError, origin accountOrigin) string {
 	case status == http.StatusForbidden:
 		return fmt.Sprintf("The credentials are valid but the user has no access to this account (%q). Check "+
 			"account_id (%s) and the user's privileges on the account.", apiErr.AccountID, envAccountID)
-	case status == http.StatusNotFound && errors.Is(apiErr, client.ErrNotFound):
+	case status == http.StatusNotFound && errors.Is(apiErr, httpapi.ErrNotFound):
 		return "The object does not exist (any more). Check the id and account."
 	case status == http.StatusNotFound:
 		return fmt.Sprintf("This 404 is not the service's own answer for a missing subscription (that carries the error "+
@@ -169,7 +170,7 @@ func statusHint(apiErr *client.APIError, origin accountOrigin) string {
 }
 
 // withErrorID is the "with the error ID" clause of support advice, when there is an ID.
-func withErrorID(apiErr *client.APIError) string {
+func withErrorID(apiErr *httpapi.APIError) string {
 	if apiErr.ErrorID == "" {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestClientErrorDetail: the advice for each kind of failed answer, composed
@@ -17,25 +18,25 @@ func TestClientErrorDetail(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"401 of the JWT endpoint", &client.APIError{Operation: "generate JWT", StatusCode: 401, JWTEndpoint: true},
+		{"401 of the JWT endpoint", &httpapi.APIError{Operation: "generate JWT", StatusCode: 401, JWTEndpoint: true},
 			[]string{"Check username with password or api_token", envPassword, "PLATFORM_TOKEN.<username>", envOTP}, []string{"pre-issued"}},
-		{"401 with a one-time password", &client.APIError{Operation: "generate JWT", StatusCode: 401, JWTEndpoint: true, OTPSent: true},
+		{"401 with a one-time password", &httpapi.APIError{Operation: "generate JWT", StatusCode: 401, JWTEndpoint: true, OTPSent: true},
 			[]string{"may have expired or been used", "api_token (" + envAPIToken + ")", "unattended"}, nil},
-		{"401 with a pre-issued JWT", &client.APIError{Operation: "list events", StatusCode: 401, PreIssuedJWT: true},
+		{"401 with a pre-issued JWT", &httpapi.APIError{Operation: "list events", StatusCode: 401, PreIssuedJWT: true},
 			[]string{"pre-issued jwt (" + envJWT + ") was rejected", "has not expired"}, []string{"one-time password"}},
-		{"403 names the account", &client.APIError{Operation: "read subscription", StatusCode: 403, AccountID: "acc-9"},
+		{"403 names the account", &httpapi.APIError{Operation: "read subscription", StatusCode: 403, AccountID: "acc-9"},
 			[]string{`no access to this account ("acc-9")`, envAccountID}, nil},
-		{"the service's 404", &client.APIError{Operation: "read subscription", StatusCode: 404, ErrorText: "Entity not found", URL: "https://svc/rest/v1/accounts/a/subscriptions/s"},
+		{"the service's 404", &httpapi.APIError{Operation: "read subscription", StatusCode: 404, ErrorText: "Entity not found", URL: "https://svc/rest/v1/accounts/a/subscriptions/s"},
 			[]string{"The address https://svc/rest/v1/accounts/a/subscriptions/s answered", "does not exist"}, []string{"base_url"}},
-		{"a gateway's 404", &client.APIError{Operation: "list subscriptions", StatusCode: 404, Messages: []string{"Not Found"}, URL: "https://gw/rest/v1/accounts/a/subscriptions"},
+		{"a gateway's 404", &httpapi.APIError{Operation: "list subscriptions", StatusCode: 404, Messages: []string{"Not Found"}, URL: "https://gw/rest/v1/accounts/a/subscriptions"},
 			[]string{"The address https://gw/rest/v1/accounts/a/subscriptions answered", "not the service's own answer", "state is unchanged", "base_url (" + envBaseURL + ")"}, nil},
-		{"a 404 of the JWT endpoint", &client.APIError{Operation: "generate JWT", StatusCode: 404, JWTEndpoint: true, URL: "https://gw/auth/jwt/generate/a"},
+		{"a 404 of the JWT endpoint", &httpapi.APIError{Operation: "generate JWT", StatusCode: 404, JWTEndpoint: true, URL: "https://gw/auth/jwt/generate/a"},
 			[]string{"not the service's own answer", "auth_url (" + envAuthURL + ")"}, nil},
-		{"a redirect", &client.APIError{Operation: "delete subscription", StatusCode: 301, Location: "https://new/rest/v1/accounts/a/subscriptions/s"},
+		{"a redirect", &httpapi.APIError{Operation: "delete subscription", StatusCode: 301, Location: "https://new/rest/v1/accounts/a/subscriptions/s"},
 			[]string{"redirects to https://new/rest/v1/accounts/a/subscriptions/s", "never follows redirects", "nothing was changed", "base_url (" + envBaseURL + ")"}, nil},
-		{"a 5xx on a write", &client.APIError{Operation: "update subscription", Method: "PUT", StatusCode: 502, Attempts: 3},
+		{"a 5xx on a write", &httpapi.APIError{Operation: "update subscription", Method: "PUT", StatusCode: 502, Attempts: 3},
 			[]string{"may or may not have taken effect", "terraform plan", "3 attempts"}, []string{"Try again later"}},
-		{"a 5xx on a read", &client.APIError{Operation: "list events", Method: "GET", StatusCode: 500, ErrorID: "e-1"},
+		{"a 5xx on a read", &httpapi.APIError{Operation: "list events", Method: "GET", StatusCode: 500, ErrorID: "e-1"},
 			[]string{"Try again later", "with the error ID", "Error ID: e-1"}, nil},
 		{"a lost create with candidates", &client.UnknownOutcomeError{Operation: "create subscriptions", AccountID: "acc-1",
 			Candidates: []string{"id-1", "id-2"}, Missing: 1, Cause: errors.New("HTTP 504")},

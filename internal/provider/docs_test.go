@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // notForUsers is what the pages users read must not say: the service's API as its
@@ -315,7 +315,7 @@ func TestDocsTermsExplained(t *testing.T) {
 	}
 
 	known := 0
-	for _, r := range client.Regions() {
+	for _, r := range httpapi.Regions() {
 		if !strings.Contains(pageSection(page, "### What region does today"), "`"+r.Name+"`") {
 			t.Errorf("the region section does not name region %q", r.Name)
 		}

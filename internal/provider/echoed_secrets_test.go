@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestAccSecurity_echoedCredentialsRedacted points auth_url at an endpoint that refuses the
@@ -82,9 +82,9 @@ data "eventnotify_log_levels" "all" {}
 			texts := map[string]string{"plan output": out, "plan -json diagnostics": diagnosticsOf(jsonOut),
 				"TRACE log": string(logged)}
 			for name, text := range texts {
-				if !strings.Contains(text, fmt.Sprintf("HTTP %d", tc.status)) || !strings.Contains(text, client.RedactedMarker) {
+				if !strings.Contains(text, fmt.Sprintf("HTTP %d", tc.status)) || !strings.Contains(text, httpapi.RedactedMarker) {
 					t.Errorf("the %s does not show the refusal with %s where the credentials were:\n%s", name,
-						client.RedactedMarker, text)
+						httpapi.RedactedMarker, text)
 				}
 				for what, secret := range secrets {
 					if strings.Contains(text, secret) {

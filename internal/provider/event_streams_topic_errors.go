@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // topicCreateErrorDetail renders a failed createEventStreamTopicAndSubscription. Where the
@@ -20,7 +21,7 @@ func topicCreateErrorDetail(err error, in client.TopicInput) string {
 		return clientErrorDetail(err)
 	}
 	facts := err.Error()
-	var apiErr *client.APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) {
 		facts = apiErrorFacts(apiErr)
 	}
@@ -37,13 +38,13 @@ func topicCreateErrorDetail(err error, in client.TopicInput) string {
 // but an answer that declined it (3xx, 4xx other than 408) and a request that was never sent.
 // A cancel or timeout counts as sent: the client cannot tell how far the request got.
 func topicMayExist(err error) bool {
-	var apiErr *client.APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode >= 500 || apiErr.StatusCode == http.StatusRequestTimeout
 	}
 	switch {
-	case client.NotSent(err), errors.Is(err, client.ErrUntrustedCertificate), errors.Is(err, client.ErrPreIssuedJWTAccount),
-		errors.Is(err, client.ErrInvalidID):
+	case httpapi.NotSent(err), errors.Is(err, httpapi.ErrUntrustedCertificate), errors.Is(err, httpapi.ErrPreIssuedJWTAccount),
+		errors.Is(err, httpapi.ErrInvalidID):
 		return false
 	}
 	return err != nil

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -70,7 +71,7 @@ func TestAccEventStreamsTopicResource_lostAnswer(t *testing.T) {
 func TestTopicCreateErrorDetail(t *testing.T) {
 	in := client.TopicInput{EnvironmentID: "env-1", SubscriptionName: "ops-alerts", TopicName: "alerts"}
 	api := func(status int) error {
-		return &client.APIError{Operation: "createEventStreamTopicAndSubscription", Method: http.MethodPost, StatusCode: status}
+		return &httpapi.APIError{Operation: "createEventStreamTopicAndSubscription", Method: http.MethodPost, StatusCode: status}
 	}
 	dial := &url.Error{Op: "Post", URL: "https://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	reset := &url.Error{Op: "Post", URL: "https://x", Err: &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}}
@@ -86,11 +87,11 @@ func TestTopicCreateErrorDetail(t *testing.T) {
 		{"connection reset", reset, true, "connection reset by peer"},
 		{"timeout", fmt.Errorf("create: %w", context.DeadlineExceeded), true, "deadline exceeded"},
 		{"cancelled", fmt.Errorf("create: %w", context.Canceled), true, "canceled"},
-		{"unreadable answer", fmt.Errorf("create: %w", client.ErrMalformedResponse), true, "create"},
+		{"unreadable answer", fmt.Errorf("create: %w", httpapi.ErrMalformedResponse), true, "create"},
 		{"400", api(http.StatusBadRequest), false, "correct the values the messages name"},
 		{"403", api(http.StatusForbidden), false, "no access"},
 		{"never sent", dial, false, "connection refused"},
-		{"untrusted certificate", fmt.Errorf("create: %w", client.ErrUntrustedCertificate), false, "certificate"},
+		{"untrusted certificate", fmt.Errorf("create: %w", httpapi.ErrUntrustedCertificate), false, "certificate"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -117,7 +118,7 @@ func TestResolveSettings_refusedAccount(t *testing.T) {
 // TestClientErrorDetail_omittedMessages: a diagnostic says how many of the service's messages
 // it leaves out.
 func TestClientErrorDetail_omittedMessages(t *testing.T) {
-	got := clientErrorDetail(&client.APIError{Operation: "create subscriptions", StatusCode: 400,
+	got := clientErrorDetail(&httpapi.APIError{Operation: "create subscriptions", StatusCode: 400,
 		Messages: []string{"first", "second"}, MessagesOmitted: 98})
 	if !strings.Contains(got, "  - first\n  - second\n  - (98 more messages not shown)") {
 		t.Errorf("detail:\n%s", got)

@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 var (
@@ -109,7 +109,7 @@ func (r *JWTEphemeralResource) Open(ctx context.Context, req ephemeral.OpenReque
 	}
 
 	token, expiresAt, err := r.data.client.TokenWithExpiry(ctx, account, jwtMinValidity)
-	if errors.Is(err, client.ErrPreIssuedJWTAccount) {
+	if errors.Is(err, httpapi.ErrPreIssuedJWTAccount) {
 		resp.Diagnostics.AddAttributeError(path.Root("account_id"), "No JWT for this account",
 			fmt.Sprintf("The provider is configured with a pre-issued jwt ("+envJWT+"), which authenticates "+
 				"account %q only, so it cannot hand out a token for account %q. Configure the provider with username "+

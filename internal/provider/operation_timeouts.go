@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // The timeouts block of the subscription resources (the framework's timeouts module): each
@@ -177,7 +178,7 @@ func (b *boundOperation) addError(diags *diag.Diagnostics, summary string, err e
 	}
 	detail := b.timeoutText()
 	var unknown *client.UnknownOutcomeError
-	var apiErr *client.APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &unknown) || errors.As(err, &apiErr) ||
 		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		detail += "\n\nWhen it timed out: " + clientErrorDetail(err)

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
@@ -29,23 +29,23 @@ func TestAddPlanReadFailure(t *testing.T) {
 		want   diag.Severity
 		detail []string
 	}{
-		{"401", &client.APIError{Operation: "list events", StatusCode: 401, URL: url},
+		{"401", &httpapi.APIError{Operation: "list events", StatusCode: 401, URL: url},
 			diag.SeverityError, []string{"HTTP 401", "Authentication failed"}},
-		{"403 for the provider's account", fmt.Errorf("list events: %w", &client.APIError{Operation: "generate JWT", StatusCode: 403,
+		{"403 for the provider's account", fmt.Errorf("list events: %w", &httpapi.APIError{Operation: "generate JWT", StatusCode: 403,
 			JWTEndpoint: true, AccountID: "acc-typo", URL: "https://auth.example.com/auth/jwt/generate/acc-typo"}),
 			diag.SeverityError, []string{"The address https://auth.example.com/auth/jwt/generate/acc-typo answered", `no access to this account ("acc-typo")`, envAccountID}},
-		{"the service's own 404", &client.APIError{Operation: "list events", StatusCode: 404, ErrorText: "Entity not found", URL: url},
+		{"the service's own 404", &httpapi.APIError{Operation: "list events", StatusCode: 404, ErrorText: "Entity not found", URL: url},
 			diag.SeverityError, []string{"HTTP 404"}},
-		{"a 404 that is not the service's", &client.APIError{Operation: "list events", StatusCode: 404, RawBody: "<html>Not Found</html>",
+		{"a 404 that is not the service's", &httpapi.APIError{Operation: "list events", StatusCode: 404, RawBody: "<html>Not Found</html>",
 			URL: "https://svc.example.com/rest/v1/rest/v1/events"},
 			diag.SeverityError, []string{"The address https://svc.example.com/rest/v1/rest/v1/events answered", "not the service's own answer", "base_url (" + envBaseURL + ")"}},
-		{"a redirect", &client.APIError{Operation: "list events", StatusCode: 301, Location: "https://new.example.com/rest/v1/events", URL: url},
+		{"a redirect", &httpapi.APIError{Operation: "list events", StatusCode: 301, Location: "https://new.example.com/rest/v1/events", URL: url},
 			diag.SeverityError, []string{"redirects to https://new.example.com/rest/v1/events"}},
-		{"500", &client.APIError{Operation: "list events", Method: http.MethodGet, StatusCode: 500, ErrorID: "e-1", URL: url},
+		{"500", &httpapi.APIError{Operation: "list events", Method: http.MethodGet, StatusCode: 500, ErrorID: "e-1", URL: url},
 			diag.SeverityWarning, []string{"HTTP 500", "Error ID: e-1"}},
-		{"502", &client.APIError{Operation: "list events", Method: http.MethodGet, StatusCode: 502, Attempts: 3, URL: url},
+		{"502", &httpapi.APIError{Operation: "list events", Method: http.MethodGet, StatusCode: 502, Attempts: 3, URL: url},
 			diag.SeverityWarning, []string{"HTTP 502", "3 attempts"}},
-		{"429", &client.APIError{Operation: "list events", Method: http.MethodGet, StatusCode: 429, Throttled: true, URL: url},
+		{"429", &httpapi.APIError{Operation: "list events", Method: http.MethodGet, StatusCode: 429, Throttled: true, URL: url},
 			diag.SeverityWarning, []string{"HTTP 429", "limiting requests"}},
 		{"a timeout", fmt.Errorf("list events: GET /rest/v1/events: %w", context.DeadlineExceeded),
 			diag.SeverityWarning, []string{"timed out", "request_timeout"}},

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 var (
@@ -102,7 +103,7 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 					"alone does not reach the service: set `base_url` and `auth_url` as well. Environment variable: `" +
 					envRegion + "`.",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.OneOf(client.RegionNames()...)},
+				Validators: []validator.String{stringvalidator.OneOf(httpapi.RegionNames()...)},
 			},
 			"base_url": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envBaseURL + "` is set (the provider holds no regional " +

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Environment variables that back the provider arguments.
@@ -74,18 +75,18 @@ func resolveSettingsAndSource(m providerModel, env func(string) (string, bool)) 
 	var cfg client.Config
 
 	cfg.AccountID = r.required(m.AccountID, "account_id", envAccountID, "the account that resources and data sources use")
-	if err := client.CheckAccountID(cfg.AccountID); cfg.AccountID != "" && err != nil {
+	if err := httpapi.CheckAccountID(cfg.AccountID); cfg.AccountID != "" && err != nil {
 		r.invalid("account_id", envAccountID, accountIDAdvice(err))
 	}
 
 	regionName := r.optional(m.Region, "region", envRegion)
 	if regionName == "" {
-		regionName = client.DefaultRegion
+		regionName = httpapi.DefaultRegion
 	}
-	region, ok := client.LookupRegion(regionName)
+	region, ok := httpapi.LookupRegion(regionName)
 	if !ok {
 		r.invalid("region", envRegion, fmt.Sprintf("%q is not a known region. Accepted values: %s.",
-			regionName, strings.Join(client.RegionNames(), ", ")))
+			regionName, strings.Join(httpapi.RegionNames(), ", ")))
 	}
 
 	src := r.credentialSource(m)
@@ -182,8 +183,8 @@ func (r *settingsResolver) address(v types.String, name, env, regional, region s
 		}
 		return regional
 	}
-	if err := client.CheckURL(s); err != nil {
-		var pathErr *client.ServicePathError
+	if err := httpapi.CheckURL(s); err != nil {
+		var pathErr *httpapi.ServicePathError
 		if errors.As(err, &pathErr) {
 			// The value to use is in the error; the general rule would only distract from it.
 			r.invalid(name, env, err.Error()+origin(fromEnv, env)+". Set "+name+" to the address alone; the provider "+
@@ -199,7 +200,7 @@ func (r *settingsResolver) address(v types.String, name, env, regional, region s
 // credentials turns the client's credential rules into diagnostics that name
 // the arguments or variables of the one source they came from.
 func (r *settingsResolver) credentials(cfg client.Config, src credentialSource) {
-	err := client.CheckCredentials(cfg.Username, cfg.Password, cfg.APIToken, cfg.JWT)
+	err := httpapi.CheckCredentials(cfg.Username, cfg.Password, cfg.APIToken, cfg.JWT)
 	if err == nil {
 		return
 	}
@@ -213,19 +214,19 @@ func (r *settingsResolver) credentials(cfg client.Config, src credentialSource) 
 	if src.fromEnv {
 		where = "in the environment"
 	}
-	if errors.Is(err, client.ErrConflictingCredentials) {
+	if errors.Is(err, httpapi.ErrConflictingCredentials) {
 		r.diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials",
 			fmt.Sprintf("Both %s and %s are set %s. Set only one: api_token for single sign-on or two-factor users, "+
 				"password otherwise.", name("password", envPassword), name("api_token", envAPIToken), where))
 	}
-	if errors.Is(err, client.ErrMissingCredentials) {
+	if errors.Is(err, httpapi.ErrMissingCredentials) {
 		r.diags.AddError("Missing credentials",
 			fmt.Sprintf("The provider needs credentials to obtain a JWT: \"username\" (%s) with \"password\" (%s) "+
 				"or \"api_token\" (%s), or \"jwt\" (%s) for a token issued elsewhere, all in the provider block or all in "+
 				"the environment; %s.%s",
 				envUsername, envPassword, envAPIToken, envJWT, src, src.unusedNote()))
 	}
-	if errors.Is(err, client.ErrMissingUsername) && !errors.Is(err, client.ErrMissingCredentials) {
+	if errors.Is(err, httpapi.ErrMissingUsername) && !errors.Is(err, httpapi.ErrMissingCredentials) {
 		r.diags.AddAttributeError(path.Root("username"), "Missing username",
 			fmt.Sprintf("A password or api_token needs a user name from the same place: set %s %s.%s",
 				name("\"username\"", envUsername), where, src.unusedNote()))

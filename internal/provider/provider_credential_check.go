@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // checkCredentials generates the JWT of the provider's account once, when the provider is
@@ -27,7 +28,7 @@ func checkCredentials(ctx context.Context, c *client.Client, cfg client.Config, 
 	if err == nil {
 		return
 	}
-	var apiErr *client.APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusForbidden {
 		tflog.Debug(ctx, "The credentials are valid but give no access to the provider's account; its resources will say so",
 			map[string]any{"account_id": cfg.AccountID})

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // Credentials come as a set from one source: when the provider block sets any credential
@@ -171,7 +172,7 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 // scheme's default port filled in, for comparison, or "" when it is not a URL that base_url
 // or auth_url accepts.
 func urlOrigin(s string) string {
-	if client.CheckURL(s) != nil {
+	if httpapi.CheckURL(s) != nil {
 		return ""
 	}
 	u, err := url.Parse(s)
@@ -188,7 +189,7 @@ func urlOrigin(s string) string {
 // shownOrigin is the scheme and host of an address as written, for diagnostics, or what
 // it is when it is not a valid address (never the value: it might hold user information).
 func shownOrigin(s string) string {
-	if client.CheckURL(s) != nil {
+	if httpapi.CheckURL(s) != nil {
 		return "a value that is not a valid address"
 	}
 	u, err := url.Parse(s)

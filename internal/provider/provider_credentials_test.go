@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestResolveSettings_credentialsFromOneSource: credentials come as a set from the provider
@@ -57,14 +57,14 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 		name   string
 		model  func(m *providerModel)
 		env    map[string]string
-		want   client.Config // the credentials and addresses; checked when no error is expected
+		want   httpapi.Config // the credentials and addresses; checked when no error is expected
 		errors []string
 	}{
 		{
 			name:  "alias with its own addresses and password, environment JWT exported",
 			model: alias("username", "alias-user", "password", "alias-pw"),
 			env:   envDefault,
-			want: client.Config{BaseURL: "https://alias.example.net", AuthURL: "https://alias-auth.example.net",
+			want: httpapi.Config{BaseURL: "https://alias.example.net", AuthURL: "https://alias-auth.example.net",
 				Username: "alias-user", Password: "alias-pw"},
 		},
 		{
@@ -77,7 +77,7 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 			name:  "alias with api_token while the environment holds a password",
 			model: alias("username", "sso-user", "api_token", "tok"),
 			env:   with(envDefault, envJWT, "", envOTP, ""),
-			want: client.Config{BaseURL: "https://alias.example.net", AuthURL: "https://alias-auth.example.net",
+			want: httpapi.Config{BaseURL: "https://alias.example.net", AuthURL: "https://alias-auth.example.net",
 				Username: "sso-user", APIToken: "tok"},
 		},
 		{
@@ -90,7 +90,7 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 			name:  "environment credentials with the environment's addresses",
 			model: func(m *providerModel) { *m = nullModel() },
 			env:   with(envDefault, envJWT, ""),
-			want: client.Config{BaseURL: "https://svc.example.com", AuthURL: "https://auth.example.com",
+			want: httpapi.Config{BaseURL: "https://svc.example.com", AuthURL: "https://auth.example.com",
 				Username: "env-user", Password: "env-pw", OTP: "env-otp"},
 		},
 		{
@@ -100,7 +100,7 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 				m.BaseURL, m.AuthURL = types.StringValue("HTTPS://svc.example.com:443/"), types.StringValue("https://auth.example.com/v2")
 			},
 			env: with(envDefault, envJWT, ""),
-			want: client.Config{BaseURL: "HTTPS://svc.example.com:443", AuthURL: "https://auth.example.com/v2",
+			want: httpapi.Config{BaseURL: "HTTPS://svc.example.com:443", AuthURL: "https://auth.example.com/v2",
 				Username: "env-user", Password: "env-pw", OTP: "env-otp"},
 		},
 		{
@@ -155,13 +155,13 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 			name:  "environment JWT for the environment's account",
 			model: func(m *providerModel) { *m = nullModel() },
 			env:   with(envDefault, envUsername, "", envPassword, "", envOTP, ""),
-			want:  client.Config{BaseURL: "https://svc.example.com", AuthURL: "https://auth.example.com", JWT: "env.jwt.token"},
+			want:  httpapi.Config{BaseURL: "https://svc.example.com", AuthURL: "https://auth.example.com", JWT: "env.jwt.token"},
 		},
 		{
 			name:  "block JWT, environment JWT ignored",
 			model: func(m *providerModel) { noCredentials(m); m.JWT = types.StringValue("block.jwt.token") },
 			env:   envDefault,
-			want:  client.Config{BaseURL: "https://svc.example.com", AuthURL: "https://auth.example.com", JWT: "block.jwt.token"},
+			want:  httpapi.Config{BaseURL: "https://svc.example.com", AuthURL: "https://auth.example.com", JWT: "block.jwt.token"},
 		},
 	}
 	for _, tc := range cases {

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 var _ datasource.DataSourceWithConfigure = &SubscriptionDataSource{}
@@ -63,7 +63,7 @@ func (d *SubscriptionDataSource) Read(ctx context.Context, req datasource.ReadRe
 	id := config.ID.ValueString()
 
 	sub, err := d.data.client.GetSubscription(ctx, account, id)
-	if errors.Is(err, client.ErrNotFound) {
+	if errors.Is(err, httpapi.ErrNotFound) {
 		resp.Diagnostics.AddError("Subscription not found",
 			fmt.Sprintf("Account %q has no subscription with id %q. Check the id and account_id; the "+
 				"eventnotify_subscriptions data source lists the account's subscriptions.", account, id))

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // The resource identity of eventnotify_subscription (Terraform 1.12 and later, OpenTofu 1.12
@@ -70,7 +70,7 @@ func subscriptionFromIdentity(ctx context.Context, identity *tfsdk.ResourceIdent
 	if strings.TrimSpace(accountID) == "" {
 		diags.AddAttributeError(path.Root("account_id"), "Invalid import identity",
 			"The identity's account_id must not be empty: name the account that owns the subscription.")
-	} else if err := client.CheckAccountID(accountID); err != nil {
+	} else if err := httpapi.CheckAccountID(accountID); err != nil {
 		diags.AddAttributeError(path.Root("account_id"), "Invalid import identity", "The identity's account_id: "+accountIDAdvice(err)+".")
 	}
 	if !isUUID(id) {

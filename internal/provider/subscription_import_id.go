@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // subscriptionImportIDForms describes the accepted import ids for messages.
@@ -32,11 +32,11 @@ func parseSubscriptionImportID(id, defaultAccount string) (accountID, subscripti
 	if accountID == "" {
 		return "", "", fmt.Errorf("the import id %q has no account and the provider has no account_id configured. %s", id, subscriptionImportIDForms)
 	}
-	if err := client.CheckAccountID(accountID); err != nil {
+	if err := httpapi.CheckAccountID(accountID); err != nil {
 		return "", "", fmt.Errorf("in the import id %q, %s. %s", id, accountIDAdvice(err), subscriptionImportIDForms)
 	}
 	return accountID, strings.ToLower(subscriptionID), nil
 }
 
-// isUUID accepts the canonical 8-4-4-4-12 form only (client.IsUUID).
-func isUUID(s string) bool { return client.IsUUID(s) }
+// isUUID accepts the canonical 8-4-4-4-12 form only (httpapi.IsUUID).
+func isUUID(s string) bool { return httpapi.IsUUID(s) }

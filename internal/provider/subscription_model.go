@@ -36,7 +36,7 @@ type subscriptionFields struct {
 
 // subscriptionFromAPI maps a subscription of the service to the model. The
 // account is accountID, the one the request was made for: the client refuses
-// an answer that names another (client.ErrInvalidID), so the service never
+// an answer that names another (httpapi.ErrInvalidID), so the service never
 // chooses the account that state, and later requests, hold.
 func subscriptionFromAPI(accountID string, s *client.Subscription) subscriptionModel {
 	return subscriptionModel{AccountID: types.StringValue(accountID), subscriptionFields: fieldsFromAPI(s)}

@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 var (
@@ -143,13 +143,13 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 
 	origin := importedOrigin(ctx, req.Private)
 	sub, err := r.data.client.ReadSubscription(op.ctx, account, id)
-	if errors.Is(err, client.ErrNotFound) && origin.imported() {
+	if errors.Is(err, httpapi.ErrNotFound) && origin.imported() {
 		// Terraform's own message would not say which account was looked in.
 		resp.Diagnostics.AddError("Cannot import subscription "+id,
 			fmt.Sprintf("Account %q holds no subscription %s. %s", account, id, origin.accountAdvice(account)))
 		return
 	}
-	if errors.Is(err, client.ErrNotFound) {
+	if errors.Is(err, httpapi.ErrNotFound) {
 		tflog.Warn(ctx, "Subscription not found; removing it from state", map[string]any{"subscription_id": id, "account_id": account})
 		resp.State.RemoveResource(ctx)
 		return

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // notBlank rejects empty strings and strings of only white space (Unicode
@@ -39,13 +39,13 @@ func printable() validator.String {
 
 // accountID returns the validator of every account_id argument: an account id becomes a
 // segment of request paths, so a dot segment, "/", "\", a control or an invisible formatting
-// character is refused at plan time (client.CheckAccountID), never sent and never repaired.
+// character is refused at plan time (httpapi.CheckAccountID), never sent and never repaired.
 func accountID() validator.String {
 	return stringCheck{check: func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return nil // notBlank's to report
 		}
-		return client.CheckAccountID(s)
+		return httpapi.CheckAccountID(s)
 	}, what: accountIDRule}
 }
 
@@ -62,7 +62,7 @@ func accountIDAdvice(err error) string {
 // validators module has none, so this wraps the same check Configure applies
 // to environment variables.
 func httpURL() validator.String {
-	return stringCheck{check: client.CheckURL, what: urlAdvice}
+	return stringCheck{check: httpapi.CheckURL, what: urlAdvice}
 }
 
 // goDuration returns a validator for positive Go duration strings.

@@ -1,9 +1,10 @@
 // Package testsupport starts the mock service (internal/mockserver) for the tests of the client,
 // the provider and the mock itself: one harness, one set of test credentials.
 //
-// Only _test.go files import it (TestNoProductionImports proves it). It imports the mock and the
-// standard library only, so that the mock's own tests (package mockserver_test) may use it
-// without an import cycle, and the mock never sees the client.
+// Only _test.go files import it (TestImportRules, at the module root, proves it). It imports the
+// mock and the standard library only, so that the mock's own tests (package mockserver_test) may
+// use it without an import cycle; that the mock never imports the client is a rule of
+// TestImportRules too.
 package testsupport
 
 import (

@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"context"
@@ -37,8 +37,15 @@ func newHangingJWT(t *testing.T) *hangingJWT {
 // short per-attempt timeout and short back-offs.
 func (h *hangingJWT) client(t *testing.T) *Client {
 	c, err := New(Config{
-		BaseURL: h.srv.URL, AuthURL: h.srv.URL, AccountID: testAccount, Username: testUser, Password: testPassword,
-		MaxRetries: 5, RequestTimeout: 20 * time.Millisecond, RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Millisecond,
+		BaseURL:        h.srv.URL,
+		AuthURL:        h.srv.URL,
+		AccountID:      testAccount,
+		Username:       testUser,
+		Password:       testPassword,
+		MaxRetries:     5,
+		RequestTimeout: 20 * time.Millisecond,
+		RetryWaitMin:   time.Millisecond,
+		RetryWaitMax:   2 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -216,11 +223,11 @@ func TestSharedFlight_errorsShared(t *testing.T) {
 			var waiterVal string
 			var wg sync.WaitGroup
 			wg.Add(2)
-			go func() { defer wg.Done(); _, starterErr = sharedFlight(gate.watch(starterCtx), &g, "k", fn) }()
+			go func() { defer wg.Done(); _, starterErr = SharedFlight(gate.watch(starterCtx), &g, "k", fn) }()
 			gate.waitFlights(1)
 			go func() {
 				defer wg.Done()
-				waiterVal, waiterErr = sharedFlight(gate.watch(context.Background()), &g, "k", fn)
+				waiterVal, waiterErr = SharedFlight(gate.watch(context.Background()), &g, "k", fn)
 			}()
 			wg.Wait()
 			if n := int(runs.Load()); n != tc.flights {

@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// sharedFlight runs fn once at a time for all callers of key (the JWT fetch of an account, the
+// SharedFlight runs fn once at a time for all callers of key (the JWT fetch of an account, the
 // listing of an account, the events catalogue), and gives each caller its result. A flight
 // runs with the context of the caller that started it, so its result is every waiter's,
 // errors included: a per-attempt timeout, a refused wait for the rate limiter (which stands
@@ -21,7 +21,7 @@ import (
 // attempt) 6 requests and about 210 s, for any number of waiters. Before, a per-attempt
 // timeout was taken for the starter's cancellation and the flight started again, up to three
 // times: 18 requests and about 620 s.
-func sharedFlight[T any](ctx context.Context, g *singleflight.Group, key string, fn func() (T, error)) (T, error) {
+func SharedFlight[T any](ctx context.Context, g *singleflight.Group, key string, fn func() (T, error)) (T, error) {
 	var zero T
 	watch, _ := ctx.Value(flightWatchKey{}).(*flightWatch)
 	self := new(byte) // tells this caller's flights from others'

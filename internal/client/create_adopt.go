@@ -14,7 +14,8 @@ package client
 //     level with the service's alternative spellings);
 //   - not existing before the request was sent: dated by the service no earlier than its own
 //     clock showed when the request was sent (from the Date headers of its answers, less
-//     serviceClockSkew; see service_clock.go). This machine's clock is never the judge;
+//     httpapi.ServiceClockSkew; see httpapi/service_clock.go). This machine's clock is never the
+//     judge;
 //   - not already returned by this Client to another caller (created, adopted or read);
 //   - created by the caller: createdBy equal to the JWT's subject or the configured user name.
 //
@@ -30,14 +31,14 @@ package client
 //
 // A candidate dated after the request's failed answer came back (the adoption window,
 // adoption_window.go) is adopted with a *LateAdoptionWarning; after the grace period, one of the
-// caller dated up to reconcileSkew before the send leaves the outcome unknown instead of a
+// caller dated up to settleSkew before the send leaves the outcome unknown instead of a
 // second create (the date alone never decides "not created"); lost creates of one content are
 // settled together (lost_pending.go).
 //
-// Limits: the read must see the create once it has been carried out (read-after-write
-// consistency); a subscription created by the same user with the same content inside the
-// adoption window (from serviceClockSkew before the send to serviceClockSkew after the failed
-// answer, by the service's clock), through another tool or another provider instance, is
+// Limits: the read must see the create once it has been carried out (read-after-write consistency);
+// a subscription created by the same user with the same content inside the adoption window (from
+// httpapi.ServiceClockSkew before the send to httpapi.ServiceClockSkew after the failed answer, by
+// the service's clock), through another tool or another provider instance, is
 // indistinguishable from the lost one.
 
 import (
@@ -53,16 +54,18 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 const (
-	// reconcileSkew is how far this machine's clock may be off the service's: when no answer
-	// of the service tells its time, subscriptions dated from reconcileSkew before the
+	// settleSkew is how far this machine's clock may be off the service's: when no answer
+	// of the service tells its time, subscriptions dated from settleSkew before the
 	// request was sent, by this machine's clock, are candidates that cannot be confirmed.
-	reconcileSkew = 2 * time.Minute
-	// reconcileTimeout bounds each read that settles a lost answer. It runs even when the
+	settleSkew = 2 * time.Minute
+	// settleReadTimeout bounds each read that settles a lost answer. It runs even when the
 	// caller has been cancelled: the create it settles may have taken effect.
-	reconcileTimeout = 2 * time.Minute
+	settleReadTimeout = 2 * time.Minute
 )
 
 // UnknownOutcomeError is the error of a create whose answer was lost and whose outcome could
@@ -77,7 +80,7 @@ type UnknownOutcomeError struct {
 	// content than were sent, or ones whose creator or creation time could not be confirmed.
 	Candidates []string
 	// ClockUnknown is true when no answer of the service carried a Date header: the candidates
-	// are then those dated within reconcileSkew of the request by this machine's clock.
+	// are then those dated within settleSkew of the request by this machine's clock.
 	ClockUnknown bool
 	// Missing is how many of the subscriptions sent could be neither found nor created.
 	Missing int
@@ -108,43 +111,17 @@ func (e *UnknownOutcomeError) Unwrap() []error {
 	return []error{e.Cause}
 }
 
-// lostAnswerError marks a transport failure of a create or bulk request that may have reached
-// the service: a timeout or a reset after the request was written.
-type lostAnswerError struct{ err error }
-
-// Error is the underlying error's.
-func (e *lostAnswerError) Error() string { return e.err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *lostAnswerError) Unwrap() error { return e.err }
-
-// mayHaveReachedServer reports whether a failed request may have reached the service: not a
-// failed dial, a refused wait for the rate limiter, an untrusted certificate, or the caller's
-// cancellation before the request went out (a sent create is detached from the caller's
-// cancellation, see transport, so such an error comes from before sending or from the wait
-// between attempts, which follows only answers that did nothing).
-func mayHaveReachedServer(ctx context.Context, err error) bool {
-	if notSent(err) || !retryableTransportError(err) {
-		return false
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return false
-	}
-	return true
-}
-
 // outcomeUnknown reports whether a failed create may have taken effect.
 func outcomeUnknown(err error) bool {
-	var apiErr *APIError
+	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode >= 500 && !apiErr.Throttled
 	}
-	var lost *lostAnswerError
-	return errors.Is(err, ErrMalformedResponse) || errors.As(err, &lost)
+	return errors.Is(err, httpapi.ErrMalformedResponse) || httpapi.AnswerLost(err)
 }
 
 // claimSet holds the subscription IDs that the Client has handed to a caller, so that a
-// reconciliation never gives one subscription to two resources.
+// settling a lost create never adopts one subscription for two resources.
 type claimSet struct {
 	mu  sync.Mutex
 	ids map[string]struct{}
@@ -282,13 +259,13 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 // could have acted (sendSpan), and an error that outcomeUnknown reports for an answer that was
 // lost or that does not account for every input.
 func (c *Client) sendCreate(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription) (span sendSpan, err error) {
-	probe := &clockProbe{}
+	probe := &httpapi.ClockProbe{}
 	gate := c.createGate.of(accountID)
 	gate.RLock()
 	defer gate.RUnlock()
 	before := c.now()
-	created, err := c.writeSubscriptions(withClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
-	span = sendSpan{sent: probe.lastSent(before), answered: c.now()}
+	created, err := c.writeSubscriptions(httpapi.WithClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
+	span = sendSpan{sent: probe.LastSent(before), answered: c.now()}
 	defer func() {
 		if err != nil && outcomeUnknown(err) {
 			// Counted before the gate is released: a settling read of another create of
@@ -316,7 +293,7 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 	// the inputs of their content, and the rest is settled like a lost answer.
 	handOut(in, fresh, result)
 	c.claims.claim(derefs(result)...)
-	return span, decodeErr(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
+	return span, httpapi.MalformedResponse(opCreateSubscriptions, fmt.Errorf("the answer holds %d subscriptions with an ID for %d sent", countIDs(created), len(in)))
 }
 
 // unclaimed returns the subscriptions of created that carry an ID that no caller of this
@@ -331,17 +308,17 @@ func (c *Client) unclaimed(created []Subscription) []Subscription {
 	return out
 }
 
-// newSince returns the subscriptions of subs that the service does not date before its clock
-// showed at local instant sentAt, less serviceClockSkew, as far as probe knows that clock. The
-// date alone never decides that a subscription is not the request's (the Date header may run
-// ahead of the clock that dates subscriptions): it only sorts out an answer that lists more
-// than was sent.
-func newSince(subs []Subscription, probe *clockProbe, sentAt time.Time) []Subscription {
-	serviceSent, known := probe.serviceTimeAt(sentAt)
+// newSince returns the subscriptions of subs that the service does not date before its clock showed
+// at local instant sentAt, less httpapi.ServiceClockSkew, as far as probe knows that clock. The
+// date alone never decides that a subscription is not the request's (the Date header may run ahead
+// of the clock that dates subscriptions): it only sorts out an answer that lists more than was
+// sent.
+func newSince(subs []Subscription, probe *httpapi.ClockProbe, sentAt time.Time) []Subscription {
+	serviceSent, known := probe.ServiceTimeAt(sentAt)
 	if !known {
 		return subs
 	}
-	earliest := serviceSent.Add(-serviceClockSkew).UnixMilli()
+	earliest := serviceSent.Add(-httpapi.ServiceClockSkew).UnixMilli()
 	var out []Subscription
 	for _, s := range subs {
 		if s.CreatedDate == 0 || s.CreatedDate >= earliest {
@@ -354,24 +331,24 @@ func newSince(subs []Subscription, probe *clockProbe, sentAt time.Time) []Subscr
 // adopt reads the account and fills the nil entries of result with the subscriptions that a
 // create of in, sent in span and failed with cause, has made; a subscription the service dates
 // after the span (a late landing, or another writer's: the service cannot tell them apart) is
-// adopted with a warning in the matching entry of st.warns, and one dated up to reconcileSkew
+// adopted with a warning in the matching entry of st.warns, and one dated up to settleSkew
 // before the span by the same creator is put in st.doubtful. It returns an *UnknownOutcomeError
 // when the account cannot be read or the evidence is ambiguous; entries of contents that are
 // not ambiguous are filled all the same. probe gathers the service's clock from the answers of
 // this and earlier reads of the same settlement.
-func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, probe *clockProbe, cause error) error {
+func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionInput, result []*Subscription, st *settlement, span sendSpan, probe *httpapi.ClockProbe, cause error) error {
 	// No create of this Client is in flight while the account is read (create_gate.go).
 	gate := c.createGate.of(accountID)
 	gate.Lock()
 	defer gate.Unlock()
 	c.listings.invalidate(accountID)
-	list, err := c.ListSubscriptions(withClockProbe(ctx, probe), accountID, ListOptions{PageSize: c.cfg.ListPageSize})
+	list, err := c.ListSubscriptions(httpapi.WithClockProbe(ctx, probe), accountID, ListOptions{PageSize: c.cfg.ListPageSize})
 	if err != nil {
 		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause, ReadErr: err, Missing: countNil(result)}
 	}
 	callers := c.callerNames(ctx, accountID)
 	// What existed before the request was sent is never its result: the service's clock
-	// says what that was (service_clock.go). Without a Date header from the service, this
+	// says what that was (httpapi/service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
 	window, clockKnown := span.window(probe)
 	var doubtful []string
@@ -399,7 +376,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 			continue
 		}
 		if s.CreatedDate != 0 && s.CreatedDate < window.earliest {
-			if s.CreatedDate >= window.earliest-reconcileSkew.Milliseconds() && createdBy(s, callers) {
+			if s.CreatedDate >= window.earliest-settleSkew.Milliseconds() && createdBy(s, callers) {
 				doubtful = append(doubtful, s.ID)
 			}
 			continue
@@ -448,9 +425,9 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 func (c *Client) callerNames(ctx context.Context, accountID string) []string {
 	var names []string
 	if c.cfg.Username != "" {
-		names = append(names, strings.TrimPrefix(c.cfg.Username, apiTokenUserPrefix))
+		names = append(names, strings.TrimPrefix(c.cfg.Username, httpapi.APITokenUserPrefix))
 	}
-	token, err := c.token(ctx, accountID)
+	token, err := c.api.Token(ctx, accountID)
 	if err != nil {
 		return names
 	}

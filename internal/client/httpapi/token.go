@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ import (
 )
 
 const (
-	// opGenerateJWT names the JWT endpoint in errors and logs.
-	opGenerateJWT = "generate JWT"
+	// OpGenerateJWT names the JWT endpoint in errors and logs.
+	OpGenerateJWT = "generate JWT"
 	// defaultTokenLifetime is assumed for a token without an exp claim (the service's
 	// documented lifetime).
 	defaultTokenLifetime = 5 * time.Minute
 	// maxRefreshMargin is the longest time before expiry at which a token is refreshed.
 	maxRefreshMargin = 30 * time.Second
-	// maxTokenBytes bounds a token read from the JWT endpoint: it is sent in a header of
+	// MaxTokenBytes bounds a token read from the JWT endpoint: it is sent in a header of
 	// every request (servers commonly accept 8 KiB of headers) and handed to configurations.
-	maxTokenBytes = 16 << 10
+	MaxTokenBytes = 16 << 10
 )
 
 // tokenCache holds one JWT per account. Fetches are deduplicated per account, so concurrent
@@ -82,7 +82,7 @@ func (c *Client) Token(ctx context.Context, accountID string) (string, error) {
 	if c.cfg.JWT != "" {
 		return c.preIssued(accountID)
 	}
-	if id, err := c.account(accountID); err == nil {
+	if id, err := c.Account(accountID); err == nil {
 		if t, ok := c.tokens.fresh(id, c.now()); ok {
 			return t, nil
 		}
@@ -95,27 +95,27 @@ func (c *Client) token(ctx context.Context, accountID string) (string, error) {
 	if c.cfg.JWT != "" {
 		return c.preIssued(accountID)
 	}
-	accountID, err := c.account(accountID)
+	accountID, err := c.Account(accountID)
 	if err != nil {
 		return "", err
 	}
 	if t, ok := c.tokens.fresh(accountID, c.now()); ok {
 		return t, nil
 	}
-	token, err := sharedFlight(ctx, &c.tokens.group, accountID, func() (string, error) {
+	token, err := SharedFlight(ctx, &c.tokens.group, accountID, func() (string, error) {
 		if t, ok := c.tokens.fresh(accountID, c.now()); ok {
 			return t, nil
 		}
 		return c.fetchToken(ctx, accountID)
 	})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, err)
+		return "", fmt.Errorf("%s for account %q: %w", OpGenerateJWT, accountID, err)
 	}
 	return token, err
 }
 
-// isContextError reports a cancellation or deadline.
-func isContextError(err error) bool {
+// IsContextError reports a cancellation or deadline.
+func IsContextError(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
@@ -124,7 +124,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 	user, pass := c.cfg.basicCredentials()
 	path := "/auth/jwt/generate/" + url.PathEscape(accountID)
 	req := &httpRequest{
-		operation: opGenerateJWT,
+		operation: OpGenerateJWT,
 		method:    http.MethodGet,
 		url:       c.cfg.AuthURL + path,
 		path:      path,
@@ -144,12 +144,12 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 		return "", c.apiError(req, accountID, resp)
 	}
 	if resp.readErr != nil {
-		return "", fmt.Errorf("could not read response of %s: %w", opGenerateJWT, resp.readErr)
+		return "", fmt.Errorf("could not read response of %s: %w", OpGenerateJWT, resp.readErr)
 	}
-	token, err := parseTokenBody(resp.body)
+	token, err := parseTokenBody(resp.Body)
 	if err != nil {
 		// The body is not quoted: it might hold a credential.
-		return "", decodeErr(opGenerateJWT, err)
+		return "", MalformedResponse(OpGenerateJWT, err)
 	}
 	fetchedAt := c.now()
 	expiresAt, lifetime := tokenExpiry(token, fetchedAt)
@@ -166,7 +166,7 @@ func (c *Client) fetchToken(ctx context.Context, accountID string) (string, erro
 func parseTokenBody(body []byte) (string, error) {
 	data := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
 	if len(data) == 0 {
-		return "", errNoBody
+		return "", ErrNoBody
 	}
 	var token string
 	switch data[0] {
@@ -203,11 +203,11 @@ func parseTokenBody(body []byte) (string, error) {
 	if token == "" {
 		return "", errors.New("the token is empty")
 	}
-	if strings.ContainsAny(token, " \t\r\n\"'<>{}[]") || hasUnsafeRune(token) {
+	if strings.ContainsAny(token, " \t\r\n\"'<>{}[]") || HasUnsafeRune(token) {
 		return "", errors.New("the body is not a token")
 	}
-	if len(token) > maxTokenBytes {
-		return "", fmt.Errorf("the token is %d bytes long; at most %d are accepted", len(token), maxTokenBytes)
+	if len(token) > MaxTokenBytes {
+		return "", fmt.Errorf("the token is %d bytes long; at most %d are accepted", len(token), MaxTokenBytes)
 	}
 	return token, nil
 }

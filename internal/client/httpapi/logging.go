@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"context"
@@ -82,6 +82,6 @@ func logBody(ctx context.Context, msg, operation string, body []byte) {
 	if len(body) == 0 {
 		return
 	}
-	text := serviceTextBytes(body, maxLoggedBody)
+	text := ServiceTextBytes(body, maxLoggedBody)
 	tflog.Trace(ctx, msg, map[string]any{"operation": operation, "body": text, "bytes": len(body)})
 }

@@ -29,9 +29,8 @@ func TestMockCreateLostBeforeWork(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
+			e, c := newMockClient(t)
 			e.seed(itAccount, 2)
-			c := e.client()
 			if _, err := c.Token(ctx(t), itAccount); err != nil {
 				t.Fatalf("Token: %v", err)
 			}
@@ -54,10 +53,9 @@ func TestMockCreateLostBeforeWork(t *testing.T) {
 
 // A throttle answer (429, or 503 with Retry-After) says that the service did not act: it is
 // retried as before, and no read of the account is needed.
-func TestMockCreateThrottledNotReconciled(t *testing.T) {
+func TestMockCreateThrottledNotSettled(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client(func(c *client.Config) { c.MaxRetries = 0 })
+	e, c := newMockClient(t, func(c *client.Config) { c.MaxRetries = 0 })
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
 		Status: http.StatusServiceUnavailable, RetryAfter: time.Second, Count: 1})
 	_, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{validInput("C1")})
@@ -72,8 +70,7 @@ func TestMockCreateThrottledNotReconciled(t *testing.T) {
 // the client creates nothing more and names the candidates.
 func TestMockCreateLostAmbiguous(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	in := validInput("C1")
 	// Two recent subscriptions of the same content by the same user, unknown to this client.
 	now := time.Now().UnixMilli()
@@ -125,8 +122,7 @@ func TestMockCreateLostIgnoresOldAndForeign(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newMockEnv(t, mockserver.Config{})
-			c := e.client()
+			e, c := newMockClient(t)
 			in := validInput("C1")
 			at := time.Now().Add(-tt.age).UnixMilli()
 			other := e.mock.PutSubscription(itAccount, mockserver.Subscription{
@@ -156,8 +152,7 @@ func TestMockCreateLostIgnoresOldAndForeign(t *testing.T) {
 // another create, even with the same content and a recent date.
 func TestMockCreateLostNeverAdoptsClaimed(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client()
+	e, c := newMockClient(t)
 	in := validInput("C1")
 	first, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
 	if err != nil {
@@ -180,8 +175,7 @@ func TestMockCreateLostNeverAdoptsClaimed(t *testing.T) {
 // read's error, and creates nothing more.
 func TestMockCreateLostReadFails(t *testing.T) {
 	t.Parallel()
-	e := newMockEnv(t, mockserver.Config{})
-	c := e.client(func(c *client.Config) { c.MaxRetries = 0 })
+	e, c := newMockClient(t, func(c *client.Config) { c.MaxRetries = 0 })
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, Status: http.StatusBadGateway, Count: 1})
 	e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Count: 1})
 	_, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{validInput("C1")})

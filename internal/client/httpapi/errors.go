@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"bytes"
@@ -33,14 +33,17 @@ var (
 	ErrMalformedResponse = errors.New("malformed response")
 )
 
+// ErrNoBody is the decoding error of an empty body that must carry a value.
+var ErrNoBody = errors.New("the response body is empty")
+
 // decodeError is the error of a 2xx answer whose body could not be decoded.
 type decodeError struct {
 	operation string
 	err       error
 }
 
-// decodeErr wraps a decoding failure of operation's answer.
-func decodeErr(operation string, err error) error {
+// MalformedResponse wraps a decoding failure of operation's answer.
+func MalformedResponse(operation string, err error) error {
 	return &decodeError{operation: operation, err: err}
 }
 
@@ -64,8 +67,8 @@ func (e *decodeError) Unwrap() error { return e.err }
 // Is makes errors.Is(err, ErrMalformedResponse) work.
 func (e *decodeError) Is(target error) bool { return target == ErrMalformedResponse }
 
-// rawBodyLimit is how much of a body that is not the service's error shape APIError keeps.
-const rawBodyLimit = 512
+// RawBodyLimit is how much of a body that is not the service's error shape APIError keeps.
+const RawBodyLimit = 512
 
 // APIError is a non-2xx answer of the service or of the JWT endpoint.
 type APIError struct {
@@ -222,7 +225,7 @@ func newAPIError(op, method, urlPath string, status int, body []byte) *APIError 
 			return e
 		}
 	}
-	e.RawBody = serviceTextBytes(trimmed, rawBodyLimit)
+	e.RawBody = ServiceTextBytes(trimmed, RawBodyLimit)
 	return e
 }
 
@@ -250,8 +253,8 @@ func decodeMessages(raw json.RawMessage) []string {
 	return list
 }
 
-// excerpt returns at most limit bytes of b as valid UTF-8 (invalid bytes become U+FFFD).
-func excerpt(b []byte, limit int) string {
+// Excerpt returns at most limit bytes of b as valid UTF-8 (invalid bytes become U+FFFD).
+func Excerpt(b []byte, limit int) string {
 	if len(b) > 4*limit {
 		b = b[:4*limit]
 	}

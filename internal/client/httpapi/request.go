@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"context"
@@ -15,12 +15,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// maxResponseBody bounds how much of a response body is read; a larger answer fails with
+// MaxResponseBody bounds how much of a response body is read; a larger answer fails with
 // errResponseTooLarge rather than being read in part.
-const maxResponseBody = 32 << 20
+const MaxResponseBody = 32 << 20
 
-// errResponseTooLarge is the read error of a body longer than maxResponseBody.
-var errResponseTooLarge = fmt.Errorf("the response body is larger than the provider's read limit of %d MiB", maxResponseBody>>20)
+// errResponseTooLarge is the read error of a body longer than MaxResponseBody.
+var errResponseTooLarge = fmt.Errorf("the response body is larger than the provider's read limit of %d MiB", MaxResponseBody>>20)
 
 // httpRequest is one logical call to send, with all its attempts.
 type httpRequest struct {
@@ -38,10 +38,13 @@ type httpRequest struct {
 	repeat    bool // may be repeated after the service may have acted (idempotent)
 }
 
-// httpResponse is the final answer of a call.
-type httpResponse struct {
-	status   int
-	body     []byte
+// Response is the final answer of a call.
+type Response struct {
+	// Status is the HTTP status.
+	Status int
+	// Body is the body, read to its end.
+	Body []byte
+
 	readErr  error  // the body could not be read to its end
 	attempts int    // HTTP attempts made, retries included
 	url      string // the address that answered, without the query
@@ -50,72 +53,69 @@ type httpResponse struct {
 }
 
 // success reports a 2xx status.
-func (r *httpResponse) success() bool { return r.status >= 200 && r.status < 300 }
+func (r *Response) success() bool { return r.Status >= 200 && r.Status < 300 }
 
-// serviceCall describes a call of one of the twelve operations.
-type serviceCall struct {
-	operation string
-	method    string
-	accountID string // whose JWT authenticates the call
-	path      string // relative to the base URL
-	query     url.Values
-	in        any  // JSON-encoded request body, or nil
-	repeat    bool // a write that may be repeated although its method is not idempotent
+// Call describes a call of one of the service's operations.
+type Call struct {
+	// Operation names the call in errors and logs, such as "list subscriptions".
+	Operation string
+	// Method is the HTTP method.
+	Method string
+	// AccountID is the account whose JWT authenticates the call.
+	AccountID string
+	// Path is the URL path relative to the base URL, every segment escaped (AccountPath).
+	Path string
+	// Query is the URL query, or nil.
+	Query url.Values
+	// In is encoded as the JSON request body; nil sends no body.
+	In any
+	// Repeat marks a write that may be repeated although its method is not idempotent.
+	Repeat bool
 }
 
-// call runs a service operation: it encodes the body, obtains the account's JWT, sends the
-// request with retries, and on a 401 refreshes the JWT once and repeats the request once. A
-// non-2xx answer becomes an *APIError.
-func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error) {
-	if sc.method != http.MethodGet {
-		// Writes are ordered with UpdateListed (account_writes.go).
-		exit, err := c.enterWrite(ctx, sc.operation, sc.accountID)
-		if err != nil {
-			return nil, err
-		}
-		defer exit()
-		// Any write may change the account's subscriptions, even one that failed or was
-		// cancelled after it was sent: drop the account's listing once the call is over.
-		defer c.listings.invalidate(sc.accountID)
-	}
+// Do runs a call of a service operation: it encodes the body, obtains the account's JWT, sends
+// the request with retries, and on a 401 refreshes the JWT once and repeats the request once. A
+// non-2xx answer becomes an *APIError. A transport failure of a request that is not idempotent
+// and may have reached the service matches AnswerLost.
+func (c *Client) Do(ctx context.Context, sc Call) (*Response, error) {
 	var body []byte
-	if sc.in != nil {
-		b, err := json.Marshal(sc.in)
+	if sc.In != nil {
+		b, err := json.Marshal(sc.In)
 		if err != nil {
-			return nil, fmt.Errorf("%s: could not encode the request: %w", sc.operation, err)
+			return nil, fmt.Errorf("%s: could not encode the request: %w", sc.Operation, err)
 		}
 		body = b
 	}
-	u := c.cfg.BaseURL + sc.path
-	if len(sc.query) > 0 {
-		u += "?" + sc.query.Encode()
+	u := c.cfg.BaseURL + sc.Path
+	if len(sc.Query) > 0 {
+		u += "?" + sc.Query.Encode()
 	}
 	ctx = maskSecrets(ctx, c.secrets...)
-	token, err := c.token(ctx, sc.accountID)
+	token, err := c.token(ctx, sc.AccountID)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", sc.operation, err)
+		return nil, fmt.Errorf("%s: %w", sc.Operation, err)
 	}
 	req := &httpRequest{
-		operation: sc.operation,
-		method:    sc.method,
+		operation: sc.Operation,
+		method:    sc.Method,
 		url:       u,
-		path:      c.basePath + sc.path,
+		path:      c.basePath + sc.Path,
 		body:      body,
 		bearer:    token,
 		logBodies: true,
-		repeat:    sc.repeat,
+		repeat:    sc.Repeat,
 	}
 	resp, err := c.send(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	if resp.status == http.StatusUnauthorized && c.cfg.JWT == "" {
+	if resp.Status == http.StatusUnauthorized && c.cfg.JWT == "" {
 		tflog.Debug(ctx, "JWT rejected by the service; refreshing it and repeating the request once",
-			map[string]any{"operation": sc.operation, "account_id": sc.accountID})
-		c.tokens.invalidate(sc.accountID, token)
-		token, err = c.token(ctx, sc.accountID)
+			map[string]any{"operation": sc.Operation, "account_id": sc.AccountID})
+		c.tokens.invalidate(sc.AccountID, token)
+		token, err = c.token(ctx, sc.AccountID)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", sc.operation, err)
+			return nil, fmt.Errorf("%s: %w", sc.Operation, err)
 		}
 		req.bearer = token
 		if resp, err = c.send(ctx, req); err != nil {
@@ -123,19 +123,19 @@ func (c *Client) call(ctx context.Context, sc serviceCall) (*httpResponse, error
 		}
 	}
 	if !resp.success() {
-		return nil, c.apiError(req, sc.accountID, resp)
+		return nil, c.apiError(req, sc.AccountID, resp)
 	}
 	if resp.readErr != nil {
 		// The service answered with success, so a write has taken effect.
-		return nil, decodeErr(sc.operation, fmt.Errorf("could not read the response: %w", resp.readErr))
+		return nil, MalformedResponse(sc.Operation, fmt.Errorf("could not read the response: %w", resp.readErr))
 	}
 	return resp, nil
 }
 
 // apiError turns a failed answer to r into an *APIError.
-func (c *Client) apiError(r *httpRequest, accountID string, resp *httpResponse) *APIError {
+func (c *Client) apiError(r *httpRequest, accountID string, resp *Response) *APIError {
 	red := c.redactorFor(r)
-	e := newAPIError(r.operation, r.method, r.path, resp.status, red.bytes(resp.body))
+	e := newAPIError(r.operation, r.method, r.path, resp.Status, red.bytes(resp.Body))
 	e.AccountID = accountID
 	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
 	e.Attempts = resp.attempts
@@ -149,7 +149,7 @@ func (c *Client) apiError(r *httpRequest, accountID string, resp *httpResponse) 
 
 // send performs one logical request through go-retryablehttp and reads the final answer.
 // A transport or context error comes back wrapped with the operation's name.
-func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error) {
+func (c *Client) send(ctx context.Context, r *httpRequest) (*Response, error) {
 	if r.bearer != "" {
 		ctx = maskSecrets(ctx, r.bearer)
 	}
@@ -203,7 +203,7 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 	if !r.auth && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		probeFrom(ctx).answered(resp.Header, time.Now())
 	}
-	out := &httpResponse{status: resp.StatusCode, attempts: int(info.attempts.Load())}
+	out := &Response{Status: resp.StatusCode, attempts: int(info.attempts.Load())}
 	out.throttle = resp.StatusCode == http.StatusTooManyRequests ||
 		(resp.StatusCode == http.StatusServiceUnavailable && strings.TrimSpace(resp.Header.Get("Retry-After")) != "")
 	if resp.Request != nil && resp.Request.URL != nil {
@@ -215,9 +215,9 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 			out.location = loc.String()
 		}
 	}
-	out.body, out.readErr = io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
-	if out.readErr == nil && len(out.body) > maxResponseBody {
-		out.body, out.readErr = out.body[:maxResponseBody], errResponseTooLarge
+	out.Body, out.readErr = io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody+1))
+	if out.readErr == nil && len(out.Body) > MaxResponseBody {
+		out.Body, out.readErr = out.Body[:MaxResponseBody], errResponseTooLarge
 	}
 	if out.readErr != nil {
 		out.readErr = quoteError(out.readErr, red)
@@ -226,7 +226,7 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*httpResponse, error
 		}
 	}
 	if r.logBodies {
-		logBody(ctx, "eventnotify API response body", r.operation, red.bytes(out.body))
+		logBody(ctx, "eventnotify API response body", r.operation, red.bytes(out.Body))
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"context"
@@ -117,7 +117,7 @@ func retryPolicySafe(safe bool) retryablehttp.CheckRetry {
 			return false, ctxErr
 		}
 		if err != nil {
-			if !retryableTransportError(err) {
+			if !RetryableTransportError(err) {
 				return false, nil
 			}
 			return safe || notSent(err), nil
@@ -140,10 +140,10 @@ func retryableStatus(resp *http.Response, safe bool) bool {
 	return false
 }
 
-// retryableTransportError rules out errors that another attempt cannot fix: a refused wait
+// RetryableTransportError rules out errors that another attempt cannot fix: a refused wait
 // for the client-side rate limit, a plain-http connection refused for its address, and the
 // permanent network errors (permanentNetworkFault).
-func retryableTransportError(err error) bool {
+func RetryableTransportError(err error) bool {
 	var rl *rateLimitError
 	var nl *NotLoopbackError
 	if errors.As(err, &rl) || errors.As(err, &nl) {
@@ -151,6 +151,11 @@ func retryableTransportError(err error) bool {
 	}
 	return permanentNetworkFault(err) == faultNone
 }
+
+// NotSent reports whether a failed call certainly never reached the server: the connection
+// failed before any byte of the request was sent (a failed dial, a DNS lookup, a refused
+// connection).
+func NotSent(err error) bool { return err != nil && notSent(err) }
 
 // notSent reports whether a transport error certainly happened before any byte of the
 // request reached the server: a failed dial (DNS lookup, connection refused, dial timeout).

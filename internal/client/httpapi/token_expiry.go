@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"context"
@@ -20,7 +20,7 @@ var ErrPreIssuedJWTAccount = errors.New("a pre-issued JWT authenticates the conf
 // A Client without a configured account sends it for the account its caller names.
 func (c *Client) preIssued(accountID string) (string, error) {
 	if c.cfg.AccountID != "" && accountID != "" && !SameAccount(accountID, c.cfg.AccountID) {
-		return "", fmt.Errorf("%s for account %q: %w", opGenerateJWT, accountID, ErrPreIssuedJWTAccount)
+		return "", fmt.Errorf("%s for account %q: %w", OpGenerateJWT, accountID, ErrPreIssuedJWTAccount)
 	}
 	return c.cfg.JWT, nil
 }
@@ -49,7 +49,7 @@ func (c *Client) TokenWithExpiry(ctx context.Context, accountID string, minValid
 		}
 		return token, expClaim(token), nil
 	}
-	id, err := c.account(accountID)
+	id, err := c.Account(accountID)
 	if err != nil {
 		return "", time.Time{}, err
 	}

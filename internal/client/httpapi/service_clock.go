@@ -1,10 +1,10 @@
-package client
+package httpapi
 
 // The service's clock, as its answers tell it. Every 2xx answer of the service (not of the JWT
 // endpoint) carries a Date header; an answer dated D that came in at local instant r shows that
-// at local instant t the service's clock read at least D + (t - r) (clockProbe.serviceTimeAt,
+// at local instant t the service's clock read at least D + (t - r) (ClockProbe.serviceTimeAt,
 // the largest bound over the answers seen). A subscription dated earlier than that bound at the
-// instant a lost create was last sent, less serviceClockSkew, existed before the create and is
+// instant a lost create was last sent, less ServiceClockSkew, existed before the create and is
 // never its result. This machine's wall clock is never the judge. Why, and the limits:
 // DESIGN.md#lost-answers-and-ownership.
 
@@ -15,17 +15,17 @@ import (
 	"time"
 )
 
-// serviceClockSkew is how much earlier than the bound derived from Date headers the service
+// ServiceClockSkew is how much earlier than the bound derived from Date headers the service
 // may date a subscription that a request created: the Date header and createdDate may come from
 // different machines of the service.
-const serviceClockSkew = time.Second
+const ServiceClockSkew = time.Second
 
-// clockProbeKey is the context key of a *clockProbe.
+// clockProbeKey is the context key of a *ClockProbe.
 type clockProbeKey struct{}
 
-// clockProbe records, for the requests made with a context that carries it, when the last
+// ClockProbe records, for the requests made with a context that carries it, when the last
 // attempt was sent and the best evidence of the service's clock among their answers.
-type clockProbe struct {
+type ClockProbe struct {
 	mu     sync.Mutex
 	sentAt time.Time // local start of the last attempt
 	seen   bool      // an answer carried a Date header
@@ -33,19 +33,19 @@ type clockProbe struct {
 	at     time.Time // the local instant that answer came in
 }
 
-// withClockProbe returns ctx carrying p.
-func withClockProbe(ctx context.Context, p *clockProbe) context.Context {
+// WithClockProbe returns ctx carrying p.
+func WithClockProbe(ctx context.Context, p *ClockProbe) context.Context {
 	return context.WithValue(ctx, clockProbeKey{}, p)
 }
 
 // probeFrom returns the probe that ctx carries, or nil.
-func probeFrom(ctx context.Context) *clockProbe {
-	p, _ := ctx.Value(clockProbeKey{}).(*clockProbe)
+func probeFrom(ctx context.Context) *ClockProbe {
+	p, _ := ctx.Value(clockProbeKey{}).(*ClockProbe)
 	return p
 }
 
 // sending records that an attempt starts now.
-func (p *clockProbe) sending(now time.Time) {
+func (p *ClockProbe) sending(now time.Time) {
 	if p == nil {
 		return
 	}
@@ -54,8 +54,8 @@ func (p *clockProbe) sending(now time.Time) {
 	p.sentAt = now
 }
 
-// lastSent returns when the last attempt started, or fallback when none did.
-func (p *clockProbe) lastSent(fallback time.Time) time.Time {
+// LastSent returns when the last attempt started, or fallback when none did.
+func (p *ClockProbe) LastSent(fallback time.Time) time.Time {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.sentAt.IsZero() {
@@ -66,7 +66,7 @@ func (p *clockProbe) lastSent(fallback time.Time) time.Time {
 
 // answered records the Date header of a 2xx answer of the service that came in at local
 // instant at; an answer without a readable Date header tells nothing.
-func (p *clockProbe) answered(h http.Header, at time.Time) {
+func (p *ClockProbe) answered(h http.Header, at time.Time) {
 	if p == nil {
 		return
 	}
@@ -82,9 +82,9 @@ func (p *clockProbe) answered(h http.Header, at time.Time) {
 	}
 }
 
-// serviceTimeAt returns a lower bound of the service's clock at local instant t, and false
+// ServiceTimeAt returns a lower bound of the service's clock at local instant t, and false
 // when no answer has told the service's time.
-func (p *clockProbe) serviceTimeAt(t time.Time) (time.Time, bool) {
+func (p *ClockProbe) ServiceTimeAt(t time.Time) (time.Time, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.seen {

@@ -1,4 +1,4 @@
-package client
+package httpapi
 
 import (
 	"fmt"
@@ -37,8 +37,8 @@ func serviceText(s string, limit int) string {
 	return escapeLimited([]byte(s[:min(len(s), limit+utf8.UTFMax)]), len(s), limit)
 }
 
-// serviceTextBytes is serviceText of a body, without copying more of it than is shown.
-func serviceTextBytes(b []byte, limit int) string {
+// ServiceTextBytes is serviceText of a body, without copying more of it than is shown.
+func ServiceTextBytes(b []byte, limit int) string {
 	return escapeLimited(b, len(b), limit)
 }
 
@@ -79,9 +79,9 @@ func escapeService(s []byte, limit int) (string, int) {
 			piece = `\t`
 		case r < 0x80 && unicode.IsControl(r):
 			piece = fmt.Sprintf(`\x%02x`, r)
-		case unsafeRune(r) && r > 0xffff:
+		case UnsafeRune(r) && r > 0xffff:
 			piece = fmt.Sprintf(`\U%08x`, r)
-		case unsafeRune(r):
+		case UnsafeRune(r):
 			piece = fmt.Sprintf(`\u%04x`, r)
 		default:
 			piece = string(s[i : i+size])
@@ -95,21 +95,21 @@ func escapeService(s []byte, limit int) (string, int) {
 	return b.String(), i
 }
 
-// unsafeRune reports a character that a terminal acts on or does not show as itself: C0, DEL
+// UnsafeRune reports a character that a terminal acts on or does not show as itself: C0, DEL
 // and C1 controls, format characters (Cf: bidirectional overrides U+202A–U+202E and isolates
 // U+2066–U+2069, marks U+200E, U+200F and U+061C, zero-width characters, the byte order
 // mark), and the line and paragraph separators U+2028 and U+2029.
-func unsafeRune(r rune) bool {
+func UnsafeRune(r rune) bool {
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
-// hasUnsafeRune reports whether s holds a character that unsafeRune names, or is not UTF-8.
-func hasUnsafeRune(s string) bool {
+// HasUnsafeRune reports whether s holds a character that UnsafeRune names, or is not UTF-8.
+func HasUnsafeRune(s string) bool {
 	if !utf8.ValidString(s) {
 		return true
 	}
 	for _, r := range s {
-		if unsafeRune(r) {
+		if UnsafeRune(r) {
 			return true
 		}
 	}
