@@ -257,6 +257,7 @@ func (p *EventNotifyProvider) Resources(_ context.Context) []func() resource.Res
 		NewSubscriptionResource,
 		NewEventStreamsTopicResource,
 		NewAccountSubscriptionsResource,
+		NewTopicSubscriptionsResource,
 	}
 }
 
