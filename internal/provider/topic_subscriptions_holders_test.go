@@ -25,7 +25,9 @@ func TestHolderRegistryTopics(t *testing.T) {
 		return step{kind: "topic", acct: acct, env: env, top: top, keys: keys, entries: map[string]string{}}
 	}
 	account := func(acct string) step { return step{kind: "account", acct: acct, keys: []string{"x"}} }
-	single := func(acct, env, top, id string) step { return step{kind: "single", acct: acct, env: env, top: top, id: id} }
+	single := func(acct, env, top, id string) step {
+		return step{kind: "single", acct: acct, env: env, top: top, id: id}
+	}
 	orders := `topic "orders" of environment "e1" in account "a1"`
 	cases := []struct {
 		name  string
