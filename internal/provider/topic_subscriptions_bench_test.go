@@ -166,8 +166,13 @@ func (t *topicBench) requests() requests {
 //   - apply: the refresh, plan and apply of a change of 50 entries' log level (one bulk update).
 //
 // Each reports the requests it made per operation (pages, reads of single subscriptions,
-// writes) and fails when it made one per entry. The account resource's figures for 1000
-// subscriptions are BenchmarkAccountSubscriptions1000's.
+// writes) and fails when it made one per entry. On 2 shared cores under load (load average
+// about 13), 5 runs each: read 0.34 s (50 pages, no other request), plan 0.28 s (none), apply
+// 1.15 s (50 pages and one bulk update). Beside it, BenchmarkAccountSubscriptions1000 in the same
+// run: read 1.04 s through the framework (0.18 s fast path), plan 3.29 s (0.03 s fast path),
+// validate 0.95 s (0.19 s). An entry of the topic holds 4 values where the account's holds 8,
+// so the framework plans the topic's 500 entries in a twelfth of the account's 1000: the topic
+// resource has no fast path (accountProtocol's rule, a tenth of the no-change plan, is not met).
 func BenchmarkTopicSubscriptions500In5000(b *testing.B) {
 	t := newTopicBench(b, 500, 5000)
 	unchanged := t.config(b, t.state, 0, "")
