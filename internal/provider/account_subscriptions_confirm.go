@@ -17,7 +17,7 @@ import (
 // the subscriptions found, by key; an entry the service answers 404 for is not returned (it
 // is gone). Any other failure is an error: the entry may exist, and dropping it would plan a
 // second copy.
-func (r *AccountSubscriptionsResource) confirmMissing(ctx context.Context, account string, held map[string]accountEntry,
+func confirmMissing(ctx context.Context, c *client.Client, account string, held map[string]accountEntry,
 	keys []string) (map[string]*client.Subscription, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	found := make(map[string]*client.Subscription, len(keys))
@@ -30,7 +30,7 @@ func (r *AccountSubscriptionsResource) confirmMissing(ctx context.Context, accou
 	for i, key := range keys {
 		ids[i] = held[key].ID.ValueString()
 	}
-	subs, errs := r.data.client.GetSubscriptions(ctx, account, ids)
+	subs, errs := c.GetSubscriptions(ctx, account, ids)
 	for i, key := range keys {
 		switch {
 		case errs[i] == nil:

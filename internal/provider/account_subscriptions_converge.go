@@ -41,15 +41,7 @@ func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string
 		diags.AddError("Unknown subscriptions", "Some entries of subscriptions are still unknown at apply time. This is a bug in the provider; please report it.")
 		return
 	}
-	c := r.data.client
-	heldIDs := make([]string, 0, len(held))
-	for _, key := range sortedKeys(held) {
-		heldIDs = append(heldIDs, held[key].ID.ValueString())
-	}
-	// Settling a lost create answer must never take a subscription that is held.
-	c.ClaimSubscriptions(heldIDs...)
-
-	result := converge(ctx, account, clientWriter{c: c}, planned, held, diags)
+	result := applyScope(ctx, r.data.client, account, subscriptionScope{}, planned, held, diags)
 	m, d := entriesMap(result, nil)
 	diags.Append(d...)
 	if d.HasError() {
@@ -61,6 +53,19 @@ func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string
 		Subscriptions: m,
 		Timeouts:      timeoutsOrNull(plan.Timeouts),
 	})...)
+}
+
+// applyScope takes the scope of account from held (what exists, by key) to planned with the
+// client's writes (converge), and returns what exists afterwards, by key. The held
+// subscriptions are claimed first: settling a lost create answer never takes one of them.
+func applyScope(ctx context.Context, c *client.Client, account string, scope subscriptionScope,
+	planned, held map[string]accountEntry, diags *diag.Diagnostics) map[string]accountEntry {
+	heldIDs := make([]string, 0, len(held))
+	for _, key := range sortedKeys(held) {
+		heldIDs = append(heldIDs, held[key].ID.ValueString())
+	}
+	c.ClaimSubscriptions(heldIDs...)
+	return converge(ctx, account, clientWriter{c: c, scope: scope}, planned, held, diags)
 }
 
 // entryWriter makes the writes of a convergence. Each method returns what exists
@@ -112,8 +117,12 @@ func converge(ctx context.Context, account string, w entryWriter, planned, held 
 	return result
 }
 
-// clientWriter is the entryWriter of the provider's client.
-type clientWriter struct{ c *client.Client }
+// clientWriter is the entryWriter of the provider's client, for the resource of scope (which
+// its advice names).
+type clientWriter struct {
+	c     *client.Client
+	scope subscriptionScope
+}
 
 // deleteEntries deletes the held subscriptions of keys in bulk deletes of at most
 // max_batch_size each, and returns the keys of those that may still exist.
@@ -228,7 +237,7 @@ func (w clientWriter) createEntries(ctx context.Context, account string, planned
 			if errors.As(err, &unknown) {
 				// The subscription resource's advice (import what may exist) does not
 				// apply: the next refresh reads the whole account into the map.
-				diags.AddError(summary, unknownOutcomeAccountDetail(unknown))
+				diags.AddError(summary, unknownOutcomeScopeDetail(w.scope, unknown))
 				continue
 			}
 			addClientError(diags, summary, err)
@@ -237,16 +246,16 @@ func (w clientWriter) createEntries(ctx context.Context, account string, planned
 	return out
 }
 
-// unknownOutcomeAccountDetail explains a create whose answer was lost and could
-// not be settled, for this resource: nothing can be lost track of, since the
-// next refresh reads every subscription of the account into the map.
-func unknownOutcomeAccountDetail(e *client.UnknownOutcomeError) string {
+// unknownOutcomeScopeDetail explains a create whose answer was lost and could
+// not be settled, for the resource of scope: nothing can be lost track of, since the
+// next refresh reads every subscription of the scope into the map.
+func unknownOutcomeScopeDetail(scope subscriptionScope, e *client.UnknownOutcomeError) string {
 	var b strings.Builder
 	b.WriteString(lostAnswerSummary(e))
 	if len(e.Candidates) > 0 {
 		fmt.Fprintf(&b, "\n\nThese subscriptions may be what the request created: %s.", strings.Join(e.Candidates, ", "))
 	}
-	b.WriteString("\n\nNothing is lost track of: the next plan reads every subscription of the account. One that the " +
+	b.WriteString("\n\nNothing is lost track of: the next plan reads every subscription of the " + scope.noun() + ". One that the " +
 		"request created and that no entry holds appears in the map under its id and is planned for removal, and " +
 		"an entry it did not create is planned for creation again. Run terraform plan to review, then apply.")
 	return b.String()

@@ -81,10 +81,14 @@ var accountEntryType = sync.OnceValue(func() types.ObjectType {
 
 // entryFromObject reads an entry from its object value.
 func entryFromObject(obj types.Object) (accountEntry, diag.Diagnostics) {
+	return entryFromAttributes(obj.Attributes())
+}
+
+// entryFromAttributes reads an entry from the attributes of its object value.
+func entryFromAttributes(attrs map[string]attr.Value) (accountEntry, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	var e accountEntry
 	ev := reflect.ValueOf(&e).Elem()
-	attrs := obj.Attributes()
 	for name, i := range entryFields() {
 		v, dst := reflect.ValueOf(attrs[name]), ev.Field(i)
 		if !v.IsValid() || v.Type() != dst.Type() {
@@ -99,12 +103,17 @@ func entryFromObject(obj types.Object) (accountEntry, diag.Diagnostics) {
 
 // object returns the entry's object value.
 func (e accountEntry) object() (types.Object, diag.Diagnostics) {
+	return types.ObjectValue(accountEntryType().AttrTypes, e.attributes())
+}
+
+// attributes returns the attributes of the entry's object value.
+func (e accountEntry) attributes() map[string]attr.Value {
 	ev := reflect.ValueOf(e)
 	attrs := make(map[string]attr.Value, len(entryFields()))
 	for name, i := range entryFields() {
 		attrs[name], _ = ev.Field(i).Interface().(attr.Value)
 	}
-	return types.ObjectValue(accountEntryType().AttrTypes, attrs)
+	return attrs
 }
 
 // sameInputs reports whether two entries ask for the same subscription.

@@ -10,23 +10,36 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
-// refreshEntries lists the account and returns what the held entries are on
-// the service, by subscription id. An entry missing from the listing is read
+// refreshEntries is refreshScope for the whole account.
+func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry,
+	origin accountOrigin) (map[string]accountEntry, diag.Diagnostics) {
+	return refreshScope(ctx, r.data.client, account, subscriptionScope{}, held, origin)
+}
+
+// refreshScope lists the account and returns what the held entries are on
+// the service, by subscription id; subscriptions outside scope are left out. An entry missing from the listing is read
 // on its own (confirmMissing): only the service's 404 drops it, so that the
 // plan creates it again. A subscription that no entry holds is added under
 // its id, so that the plan shows its removal. An entry keeps its event name's
 // spelling while the service's differs only in case. origin says where the
 // account came from (right after an import), for the advice of a failure.
-func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry,
-	origin accountOrigin) (map[string]accountEntry, diag.Diagnostics) {
+func refreshScope(ctx context.Context, c *client.Client, account string, scope subscriptionScope,
+	held map[string]accountEntry, origin accountOrigin) (map[string]accountEntry, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	list, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	list, err := c.ListSubscriptions(ctx, account, client.ListOptions{})
 	if err != nil {
 		list = incompleteListing(&diags, account, err, origin)
 		if diags.HasError() {
 			return nil, diags
 		}
 	}
+	elsewhere := make(map[string]bool) // listed, outside the scope: moved out of it, not gone
+	for i := range list {
+		if !scope.holds(&list[i]) {
+			elsewhere[strings.ToLower(list[i].ID)] = true
+		}
+	}
+	list = scope.filter(list)
 	byID := make(map[string]*client.Subscription, len(list))
 	for i := range list {
 		byID[strings.ToLower(list[i].ID)] = &list[i]
@@ -38,7 +51,12 @@ func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, accou
 		id := strings.ToLower(held[key].ID.ValueString())
 		sub, ok := byID[id]
 		if !ok {
-			missing = append(missing, key)
+			if elsewhere[id] {
+				tflog.Warn(ctx, "Subscription moved out of the resource's scope; removing it from the set", map[string]any{
+					"account_id": account, "key": key, "subscription_id": held[key].ID.ValueString()})
+			} else {
+				missing = append(missing, key)
+			}
 			continue
 		}
 		if seen[id] {
@@ -49,7 +67,7 @@ func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, accou
 		seen[id] = true
 		fresh[key] = accountEntryFromAPI(sub)
 	}
-	confirmed, d := r.confirmMissing(ctx, account, held, missing)
+	confirmed, d := confirmMissing(ctx, c, account, held, missing)
 	diags.Append(d...)
 	if diags.HasError() {
 		return nil, diags
@@ -57,7 +75,7 @@ func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, accou
 	for _, key := range missing {
 		id := strings.ToLower(held[key].ID.ValueString())
 		sub, ok := confirmed[key]
-		if !ok || seen[id] {
+		if !ok || seen[id] || !scope.holds(sub) {
 			tflog.Warn(ctx, "Subscription not found; removing it from the account's set", map[string]any{
 				"account_id": account, "key": key, "subscription_id": held[key].ID.ValueString()})
 			continue

@@ -52,21 +52,10 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 		diags.AddAttributeWarning(path.Root("account_id"), "The plan cannot list the account's subscriptions",
 			"account_id is known only at apply, so the plan cannot show which subscriptions the account already holds. "+
 				"The first apply deletes every subscription of the account that no entry of subscriptions matches. "+
-				takeoverAdvice("<account_id>"))
+				takeoverAdvice(subscriptionScope{}, "<account_id>"))
 		return diags
 	}
 	acct := account.ValueString()
-	list, err := r.data.client.AccountSubscriptions(ctx, acct)
-	if err != nil {
-		// No warning: the plan is where the user sees what the apply deletes, so it does not
-		// go on without the listing.
-		addPlanReadFailure(&diags, planRead{
-			error:  "Unable to list the subscriptions of account " + acct,
-			needed: "The plan lists the account to show which of its subscriptions the first apply deletes, and does not go on without it.",
-		}, err)
-		return diags
-	}
-	existing := existingEntries(list)
 	planned, opaque := map[string]accountEntry{}, map[string]bool{}
 	if subs.IsUnknown() {
 		opaque["*"] = true
@@ -76,13 +65,43 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 			return diags
 		}
 		for key, e := range known {
-			if _, ok := e.inputs(); ok {
-				planned[key] = e
-			} else {
-				opaque[key] = true
-			}
+			planned[key] = e
 		}
 		for key := range others {
+			opaque[key] = true
+		}
+	}
+	held, d := takeoverScan(ctx, r.data.client, acct, subscriptionScope{}, planned, opaque)
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
+	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), held)...)
+	return diags
+}
+
+// takeoverScan lists the account for the plan that creates the resource of scope, and warns,
+// naming the subscriptions of the scope that the apply deletes and those that planned entries
+// take over. An entry of planned with an unknown input is moved to opaque (as are the keys
+// opaque already holds: entries known only at apply). It returns the ids of the subscriptions
+// taken over, by entry key.
+func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subscriptionScope,
+	planned map[string]accountEntry, opaque map[string]bool) (map[string]string, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	list, err := c.AccountSubscriptions(ctx, acct)
+	if err != nil {
+		// No warning: the plan is where the user sees what the apply deletes, so it does not
+		// go on without the listing.
+		addPlanReadFailure(&diags, planRead{
+			error:  "Unable to list the subscriptions of account " + acct,
+			needed: "The plan lists the account to show which of its subscriptions the first apply deletes, and does not go on without it.",
+		}, err)
+		return nil, diags
+	}
+	list = scope.filter(list)
+	existing := existingEntries(list)
+	for key, e := range planned {
+		if _, ok := e.inputs(); !ok {
+			delete(planned, key)
 			opaque[key] = true
 		}
 	}
@@ -102,7 +121,7 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 		deleted = append(deleted, withEmail(key))
 	}
 	if len(deleted) > 0 {
-		diags.AddWarning(takeoverSummary(acct, len(deleted), len(opaque) > 0), takeoverDetail(acct, deleted, len(opaque) > 0))
+		diags.AddWarning(takeoverSummary(scope, acct, len(deleted), len(opaque) > 0), takeoverDetail(scope, acct, deleted, len(opaque) > 0))
 	}
 	var takenOver []entryTakeover
 	for _, key := range sortedKeys(planned) {
@@ -115,14 +134,13 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 		}
 	}
 	if len(takenOver) > 0 {
-		diags.AddWarning(takenOverSummary(acct, len(takenOver)), takenOverDetail(acct, takenOver))
+		diags.AddWarning(takenOverSummary(scope, acct, len(takenOver)), takenOverDetail(scope, acct, takenOver))
 	}
 	held := make(map[string]string, len(takenOver))
 	for _, a := range takenOver {
 		held[a.key] = a.held.ID.ValueString()
 	}
-	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), held)...)
-	return diags
+	return held, diags
 }
 
 // entryTakeover is an entry of the plan that takes over a subscription the account already
@@ -134,22 +152,22 @@ type entryTakeover struct {
 
 // takenOverSummary is the summary of the warning that names the subscriptions the first apply
 // takes over.
-func takenOverSummary(account string, n int) string {
+func takenOverSummary(scope subscriptionScope, account string, n int) string {
 	noun := "subscriptions"
 	if n == 1 {
 		noun = "subscription"
 	}
-	return fmt.Sprintf("The first apply takes over %d %s that account %q already holds", n, noun, account)
+	return fmt.Sprintf("The first apply takes over %d %s that %s already holds", n, noun, scope.where(account))
 }
 
 // takenOverDetail names each subscription an entry takes over (the first takeoverListed, and
 // how many more) and says what holding it means: whoever made it, its id is this resource's
 // from then on, and another holder of it fights this one.
-func takenOverDetail(account string, takenOver []entryTakeover) string {
+func takenOverDetail(scope subscriptionScope, account string, takenOver []entryTakeover) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "These entries of subscriptions match a subscription that account %q already holds (same event, "+
-		"destination, log level, topic and enabled). The first apply creates nothing for them: each entry takes "+
-		"over the subscription, whoever made it, and holds its id from then on:\n", account)
+	fmt.Fprintf(&b, "These entries of subscriptions match a subscription that %s already holds (%s). The first apply "+
+		"creates nothing for them: each entry takes over the subscription, whoever made it, and holds its id from "+
+		"then on:\n", scope.where(account), scope.sameWhat())
 	for i, a := range takenOver {
 		if i == takeoverListed {
 			fmt.Fprintf(&b, "  ... and %d more\n", len(takenOver)-takeoverListed)
@@ -164,7 +182,7 @@ func takenOverDetail(account string, takenOver []entryTakeover) string {
 }
 
 // takeoverSummary is the warning's summary.
-func takeoverSummary(account string, n int, uncertain bool) string {
+func takeoverSummary(scope subscriptionScope, account string, n int, uncertain bool) string {
 	verb := "deletes"
 	if uncertain {
 		verb = "may delete"
@@ -173,16 +191,16 @@ func takeoverSummary(account string, n int, uncertain bool) string {
 	if n == 1 {
 		noun = "subscription"
 	}
-	return fmt.Sprintf("The first apply %s %d %s that account %q already holds", verb, n, noun, account)
+	return fmt.Sprintf("The first apply %s %d %s that %s already holds", verb, n, noun, scope.where(account))
 }
 
 // takeoverDetail names the subscriptions the apply deletes (the first takeoverListed, and how
 // many more) and says how to keep them.
-func takeoverDetail(account string, deleted []accountEntry, uncertain bool) string {
+func takeoverDetail(scope subscriptionScope, account string, deleted []accountEntry, uncertain bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "eventnotify_account_subscriptions is authoritative: after apply, account %q holds exactly the "+
-		"entries of subscriptions. The account already holds %d subscriptions that no entry matches (same event, "+
-		"destination, log level, topic and enabled), and the first apply deletes them:\n", account, len(deleted))
+	fmt.Fprintf(&b, "%s is authoritative: after apply, %s holds exactly the entries of subscriptions. %s already "+
+		"holds %d subscriptions that no entry matches (%s), and the first apply deletes them:\n", scope.typeName(),
+		scope.where(account), scope.holder(), len(deleted), scope.sameWhat())
 	for i, e := range deleted {
 		if i == takeoverListed {
 			fmt.Fprintf(&b, "  ... and %d more\n", len(deleted)-takeoverListed)
@@ -194,17 +212,21 @@ func takeoverDetail(account string, deleted []accountEntry, uncertain bool) stri
 		b.WriteString("\nSome entries are known only at apply; a subscription listed here that one of them matches is " +
 			"kept instead.\n")
 	}
-	b.WriteString("\n" + takeoverAdvice(account))
+	b.WriteString("\n" + takeoverAdvice(scope, account))
 	return b.String()
 }
 
-// takeoverAdvice says how to keep what an account holds.
-func takeoverAdvice(account string) string {
-	return fmt.Sprintf("To keep them, import the account before the first apply:\n"+
-		"  terraform import eventnotify_account_subscriptions.NAME %s\n"+
-		"or add an import block with to = eventnotify_account_subscriptions.NAME and id = %q. The plan then shows each "+
+// takeoverAdvice says how to keep what the scope of an account holds.
+func takeoverAdvice(scope subscriptionScope, account string) string {
+	id, word := scope.importID(account), scope.importID(account)
+	if !strings.HasPrefix(account, "<") { // a placeholder stays as it is
+		word = shellQuoted(id)
+	}
+	return fmt.Sprintf("To keep them, import the %s before the first apply:\n"+
+		"  terraform import %s.NAME %s\n"+
+		"or add an import block with to = %s.NAME and id = %q. The plan then shows each "+
 		"subscription that no entry holds as a removal from the map, under its id; copy an entry into the "+
-		"configuration to keep it.", account, account)
+		"configuration to keep it.", scope.noun(), scope.typeName(), word, scope.typeName(), id)
 }
 
 // describeEntry names a subscription of the service in one line: id, event, destination and

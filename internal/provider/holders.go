@@ -59,12 +59,19 @@ type holderRegistry struct {
 	entries  map[holderKey]string // subscription -> the key of the account resource's entry that holds it
 	singles  map[string][]string  // account -> ids (or "" while unknown) of its eventnotify_subscription resources
 	warned   map[string]bool      // conflicts already warned about
+	// topics are the topics an eventnotify_topic_subscriptions holds -> its keys, and
+	// topicSingles the ids of the eventnotify_subscription resources on each topic
+	// (topic_subscriptions_holders.go).
+	topics       map[topicHolder]string
+	topicSingles map[topicHolder][]string
+	topicEntries map[holderKey]string // subscription -> the key of the topic resource's entry that holds it
 }
 
 // newHolderRegistry returns an empty registry.
 func newHolderRegistry() *holderRegistry {
 	return &holderRegistry{ids: map[holderKey]bool{}, accounts: map[string]string{},
-		entries: map[holderKey]string{}, singles: map[string][]string{}, warned: map[string]bool{}}
+		entries: map[holderKey]string{}, singles: map[string][]string{}, warned: map[string]bool{},
+		topics: map[topicHolder]string{}, topicSingles: map[topicHolder][]string{}, topicEntries: map[holderKey]string{}}
 }
 
 // holdSubscription records that an eventnotify_subscription resource holds subscription id of
@@ -128,6 +135,7 @@ func (r *holderRegistry) holdAccount(account string, keys []string, entryIDs map
 	if len(r.singles[account]) > 0 && r.once("account:"+account) {
 		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
 	}
+	diags.Append(r.topicsOfAccount(account)...)
 	return diags
 }
 
@@ -219,7 +227,8 @@ func planHolding(ctx context.Context, holders *holderRegistry, plan tfsdk.Plan) 
 	if diags.HasError() || account.IsUnknown() || account.IsNull() {
 		return diags
 	}
-	return holders.holdSubscription(account.ValueString(), id.ValueString())
+	diags.Append(holders.holdSubscription(account.ValueString(), id.ValueString())...)
+	return append(diags, planTopicHolding(ctx, holders, plan, account.ValueString(), id.ValueString())...)
 }
 
 // entryIDsFromTerraform is entryIDs for the entries of a protocol value (the fast path).

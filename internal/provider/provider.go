@@ -258,6 +258,7 @@ func (p *EventNotifyProvider) Resources(_ context.Context) []func() resource.Res
 		NewSubscriptionResource,
 		NewEventStreamsTopicResource,
 		NewAccountSubscriptionsResource,
+		NewTopicSubscriptionsResource,
 	}
 }
 
