@@ -5,6 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // TestRoutingNotifiedAt holds the rule at every boundary: each minimum level against each fired
@@ -92,4 +98,113 @@ func TestLevelsNotified(t *testing.T) {
 			}
 		})
 	}
+}
+
+// idsExact is a check of a list of ids, in order.
+func idsExact(ids ...string) knownvalue.Check {
+	checks := make([]knownvalue.Check, len(ids))
+	for i, id := range ids {
+		checks[i] = knownvalue.StringExact(id)
+	}
+	return knownvalue.ListExact(checks)
+}
+
+// TestAccSubscriptionsDataSource_notifiedFor applies the notified_for filter of the data source
+// with the real CLI to the list resource's seed: at, above and below each subscription's
+// minimum level, with the event name in another case, a disabled subscription left out, and
+// together with another filter; an invalid level fails the plan naming notified_for.log_level.
+func TestAccSubscriptionsDataSource_notifiedFor(t *testing.T) {
+	m := newTestMock(t)
+	seedListSubscriptions(m)
+	const (
+		disabledInfoAtom = "00000000-0000-4000-8000-000000000001"
+		warningAtom      = "00000000-0000-4000-8000-000000000002"
+		errorProcess     = "00000000-0000-4000-8000-000000000003"
+		infoDeployment   = "00000000-0000-4000-8000-000000000005"
+	)
+	filter := func(name, event, level, extra string) string {
+		return fmt.Sprintf(`
+data "eventnotify_subscriptions" %q {
+  notified_for = {
+    event_name = %q
+    log_level  = %q
+  }
+  %s
+}
+`, name, event, level, extra)
+	}
+	config := m.providerBlock() +
+		filter("atom_info", "ATOM.STATUS", "INFO", "") +
+		filter("atom_warning", "Atom.Status", "WARNING", "") +
+		filter("atom_error", "atom.status", "ERROR", "") +
+		filter("process_warning", "PROCESS.EXECUTION", "WARNING", "") +
+		filter("process_error", "PROCESS.EXECUTION", "ERROR", "") +
+		filter("deployment_info", "ATOM.DEPLOYMENT", "INFO", "") +
+		filter("deployment_email", "ATOM.DEPLOYMENT", "ERROR", `destination_type = "EMAIL"`) +
+		filter("atom_disabled", "ATOM.STATUS", "ERROR", "enabled = false")
+	ds := func(name string) string { return "data.eventnotify_subscriptions." + name }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		Steps: []resource.TestStep{
+			// First, so that the test's last configuration, which its destroy plans, is a valid one.
+			{
+				Config:      m.providerBlock() + filter("bad", "ATOM.STATUS", "error", ""),
+				ExpectError: errorPattern("notified_for.log_level", "value must be one of"),
+			},
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ds("atom_info"), tfjsonpath.New("ids"), idsExact()),
+					statecheck.ExpectKnownValue(ds("atom_warning"), tfjsonpath.New("ids"), idsExact(warningAtom)),
+					statecheck.ExpectKnownValue(ds("atom_error"), tfjsonpath.New("ids"), idsExact(warningAtom)),
+					statecheck.ExpectKnownValue(ds("process_warning"), tfjsonpath.New("ids"), idsExact()),
+					statecheck.ExpectKnownValue(ds("process_error"), tfjsonpath.New("ids"), idsExact(errorProcess)),
+					statecheck.ExpectKnownValue(ds("deployment_info"), tfjsonpath.New("ids"), idsExact(infoDeployment)),
+					statecheck.ExpectKnownValue(ds("deployment_email"), tfjsonpath.New("ids"), idsExact()),
+					// enabled = false and notified_for together keep nothing: a disabled subscription notifies nobody.
+					statecheck.ExpectKnownValue(ds("atom_disabled"), tfjsonpath.New("ids"), idsExact()),
+					statecheck.ExpectKnownValue(ds("atom_error"), tfjsonpath.New("notified_for").AtMapKey("event_name"), knownvalue.StringExact("atom.status")),
+				},
+			},
+		},
+	})
+	_ = disabledInfoAtom // seeded disabled at INFO: every ATOM.STATUS filter above leaves it out
+}
+
+// TestAccSubscriptionsDataSource_notifiedForAgreesWithNotifies: for each event and level, the
+// ids the filter keeps are the ids of the unfiltered list for which notifies is true.
+func TestAccSubscriptionsDataSource_notifiedForAgreesWithNotifies(t *testing.T) {
+	m := newTestMock(t)
+	seedListSubscriptions(m)
+	config := m.providerBlock() + `
+locals {
+  cases = [for pair in setproduct(["ATOM.STATUS", "process.execution", "ATOM.DEPLOYMENT", "ENVIRONMENT.ALERT"], ["INFO", "WARNING", "ERROR"]) :
+  { event_name = pair[0], log_level = pair[1] }]
+}
+data "eventnotify_subscriptions" "all" {}
+data "eventnotify_subscriptions" "filtered" {
+  count        = length(local.cases)
+  notified_for = local.cases[count.index]
+}
+output "disagreements" {
+  value = [for i, c in local.cases : "${c.event_name}/${c.log_level}"
+    if join(",", data.eventnotify_subscriptions.filtered[i].ids) != join(",", [for s in data.eventnotify_subscriptions.all.subscriptions : s.id
+  if provider::eventnotify::notifies(s, c.event_name, c.log_level)])]
+}
+output "kept" {
+  value = sum([for d in data.eventnotify_subscriptions.filtered : length(d.ids)])
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureProviderFunctions)},
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("disagreements", knownvalue.ListExact([]knownvalue.Check{})),
+				// ATOM.STATUS: WARNING, ERROR (one each); PROCESS.EXECUTION: ERROR; ATOM.DEPLOYMENT: all three; ENVIRONMENT.ALERT: ERROR.
+				statecheck.ExpectKnownOutputValue("kept", knownvalue.Int64Exact(7)),
+			},
+		}},
+	})
 }
