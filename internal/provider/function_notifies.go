@@ -43,7 +43,10 @@ func (f *NotifiesFunction) Definition(_ context.Context, _ function.DefinitionRe
 			"(`INFO` < `WARNING` < `ERROR`). " + functionsNeedNoService,
 		Parameters: []function.Parameter{
 			function.DynamicParameter{
-				Name: "subscription",
+				// Called with values still unknown during a plan (a resource's id, its dates), so that
+				// the answer is known as soon as event_name, log_level and enabled are.
+				AllowUnknownValues: true,
+				Name:               "subscription",
 				MarkdownDescription: "One subscription: any object with `event_name` and `log_level` and, optionally, `enabled` " +
 					"(`true` when absent or null), such as an `eventnotify_subscription` resource, an element of the " +
 					"`subscriptions` of the `eventnotify_subscriptions` data source, or an entry of the `subscriptions` of " +
@@ -100,6 +103,9 @@ func (f *NotifiesFunction) Run(ctx context.Context, req function.RunRequest, res
 // routingOf reads event_name, log_level and enabled from an object or a map. known is false
 // when one of them is not known yet (during a plan); err says what is missing or wrong.
 func routingOf(sub types.Dynamic) (r routing, known bool, err error) {
+	if sub.IsUnknown() || sub.IsUnderlyingValueUnknown() {
+		return r, false, nil
+	}
 	var fields map[string]attr.Value
 	switch v := sub.UnderlyingValue().(type) {
 	case basetypes.ObjectValue:

@@ -63,6 +63,10 @@ func TestNotifiesFunctionRun(t *testing.T) {
 			event: "atom.status", level: "WARNING", want: boolean(true)},
 		{name: "unknown enabled gives unknown", sub: map[string]attr.Value{"event_name": str("ATOM.STATUS"), "log_level": str("INFO"), "enabled": types.BoolUnknown()},
 			event: "ATOM.STATUS", level: "INFO", want: types.BoolUnknown()},
+		{name: "unknown id, known routing", sub: map[string]attr.Value{"event_name": str("ATOM.STATUS"), "log_level": str("INFO"), "enabled": boolean(true), "id": types.StringUnknown()},
+			event: "ATOM.STATUS", level: "ERROR", want: boolean(true)},
+		{name: "unknown log_level gives unknown", sub: map[string]attr.Value{"event_name": str("ATOM.STATUS"), "log_level": types.StringUnknown()},
+			event: "ATOM.STATUS", level: "ERROR", want: types.BoolUnknown()},
 		{name: "map of strings", mapped: map[string]string{"event_name": "ATOM.STATUS", "log_level": "ERROR", "enabled": "false"},
 			event: "ATOM.STATUS", level: "ERROR", want: boolean(false)},
 		{name: "map of strings enabled", mapped: map[string]string{"event_name": "ATOM.STATUS", "log_level": "ERROR", "enabled": "true"},
@@ -111,6 +115,22 @@ func TestNotifiesFunctionRun(t *testing.T) {
 				t.Errorf("notifies = %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestNotifiesFunctionUnknownSubscription: a subscription not known yet (during a plan) gives an
+// unknown answer, not an error.
+func TestNotifiesFunctionUnknownSubscription(t *testing.T) {
+	t.Parallel()
+	objectType := types.ObjectType{AttrTypes: map[string]attr.Type{"event_name": types.StringType, "log_level": types.StringType}}
+	for name, sub := range map[string]types.Dynamic{
+		"dynamic unknown": types.DynamicUnknown(),
+		"object unknown":  types.DynamicValue(types.ObjectUnknown(objectType.AttrTypes)),
+	} {
+		got, err := runNotifies(sub, "ATOM.STATUS", "ERROR")
+		if err != nil || !got.IsUnknown() {
+			t.Errorf("%s: notifies = %s, %v; want unknown and no error", name, got, err)
+		}
 	}
 }
 

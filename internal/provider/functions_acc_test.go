@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
@@ -72,7 +73,8 @@ func TestAccFunctions_unconfiguredProviderBlock(t *testing.T) {
 }
 
 // TestAccFunctions_onProviderObjects: notifies reads a subscription resource and an element of the
-// eventnotify_subscriptions data source as they are, and agrees with the notified_for filter.
+// eventnotify_subscriptions data source as they are; its answer on a planned resource is known
+// in the plan.
 func TestAccFunctions_onProviderObjects(t *testing.T) {
 	m := newTestMock(t)
 	m.setTestCatalogues()
@@ -104,6 +106,12 @@ output "element_misses_other_event" {
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{{
 			Config: config,
+			// Known in the first plan, while the resource's id and dates are not: the function
+			// reads only event_name, log_level and enabled.
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownOutputValue("resource_hears_error", knownvalue.Bool(true)),
+				plancheck.ExpectKnownOutputValue("resource_misses_info", knownvalue.Bool(false)),
+			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("resource_hears_error", knownvalue.Bool(true)),
 				statecheck.ExpectKnownOutputValue("resource_misses_info", knownvalue.Bool(false)),
