@@ -3,6 +3,7 @@ package provider
 import (
 	"testing"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -151,5 +152,23 @@ func TestAccFunctions_errorsNameTheArgument(t *testing.T) {
 				}},
 			})
 		})
+	}
+}
+
+// TestFeatureProviderFunctions pins the CLI versions with provider-defined functions, the
+// compatibility tables' row: Terraform 1.8 and OpenTofu 1.7.
+func TestFeatureProviderFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		cli  cliInfo
+		want bool
+	}{
+		{cliInfo{Name: "Terraform", Version: version.Must(version.NewVersion("1.7.5"))}, false},
+		{cliInfo{Name: "Terraform", Version: version.Must(version.NewVersion("1.8.0"))}, true},
+		{cliInfo{Name: "OpenTofu", Version: version.Must(version.NewVersion("1.6.2"))}, false},
+		{cliInfo{Name: "OpenTofu", Version: version.Must(version.NewVersion("1.7.0"))}, true},
+	} {
+		if got, why := tc.cli.supports(featureProviderFunctions); got != tc.want || (!got && why == "") {
+			t.Errorf("%s %s: supports = %v (%q), want %v", tc.cli.Name, tc.cli.Version, got, why, tc.want)
+		}
 	}
 }
