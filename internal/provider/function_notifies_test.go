@@ -91,7 +91,7 @@ func TestNotifiesFunctionRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sub := types.DynamicNull()
+			var sub types.Dynamic
 			if tt.mapped != nil {
 				m, diags := types.MapValueFrom(context.Background(), types.StringType, tt.mapped)
 				if diags.HasError() {
