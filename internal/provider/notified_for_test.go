@@ -141,7 +141,12 @@ data "eventnotify_subscriptions" %q {
 		filter("process_error", "PROCESS.EXECUTION", "ERROR", "") +
 		filter("deployment_info", "ATOM.DEPLOYMENT", "INFO", "") +
 		filter("deployment_email", "ATOM.DEPLOYMENT", "ERROR", `destination_type = "EMAIL"`) +
-		filter("atom_disabled", "ATOM.STATUS", "ERROR", "enabled = false")
+		filter("atom_disabled", "ATOM.STATUS", "ERROR", "enabled = false") + `
+data "eventnotify_subscriptions" "atom_paused" {
+  event_name = "ATOM.STATUS"
+  enabled    = false
+}
+`
 	ds := func(name string) string { return "data.eventnotify_subscriptions." + name }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviderFactories,
@@ -163,12 +168,13 @@ data "eventnotify_subscriptions" %q {
 					statecheck.ExpectKnownValue(ds("deployment_email"), tfjsonpath.New("ids"), idsExact()),
 					// enabled = false and notified_for together keep nothing: a disabled subscription notifies nobody.
 					statecheck.ExpectKnownValue(ds("atom_disabled"), tfjsonpath.New("ids"), idsExact()),
+					// ... though the account holds one, at INFO, which every ATOM.STATUS filter above leaves out.
+					statecheck.ExpectKnownValue(ds("atom_paused"), tfjsonpath.New("ids"), idsExact(disabledInfoAtom)),
 					statecheck.ExpectKnownValue(ds("atom_error"), tfjsonpath.New("notified_for").AtMapKey("event_name"), knownvalue.StringExact("atom.status")),
 				},
 			},
 		},
 	})
-	_ = disabledInfoAtom // seeded disabled at INFO: every ATOM.STATUS filter above leaves it out
 }
 
 // TestAccSubscriptionsDataSource_notifiedForAgreesWithNotifies: for each event and level, the
