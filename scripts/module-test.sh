@@ -5,8 +5,9 @@
 # CLI configuration (dev_overrides), and runs `terraform test` (or `tofu test`:
 # TERRAFORM=/path/to/tofu) in a copy of the module. Leaves nothing behind.
 #
-# `terraform test` needs Terraform 1.6, and the module's mock_provider tests need Terraform 1.7
-# or OpenTofu 1.8: an older CLI fails here, saying so.
+# `terraform test` needs Terraform 1.6, the module's mock_provider tests need Terraform 1.7 or
+# OpenTofu 1.8, and the module calls provider functions (Terraform 1.8, OpenTofu 1.7): an older
+# CLI fails here, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,10 +18,10 @@ TERRAFORM=${TERRAFORM:-$(command -v terraform || true)}
 
 . scripts/lib/local-cli.sh
 cli_detect
-case "$cli" in tofu) minimum=1.8.0 ;; *) minimum=1.7.0 ;; esac
+minimum=1.8.0
 version=${cli_version#* v}; version=${version%% *}
 [ "$(printf '%s\n%s\n' "$minimum" "${version%%-*}" | sort -V | head -n1)" = "$minimum" ] ||
-  die "$cli_version has no '$cli test' with mock_provider: the module's tests need $minimum or later"
+  die "$cli_version lacks '$cli test' with mock_provider or provider functions: the module's tests need $minimum or later"
 echo "==> Module tests with $cli_version ($TERRAFORM)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/eventnotify-module-test.XXXXXX")
@@ -38,12 +39,14 @@ cp -R examples/module-testing "$work/module"
 "$TERRAFORM" -chdir="$work/module" get -no-color >"$work/get.out" 2>&1 || { cat "$work/get.out" >&2; die "$cli get failed"; }
 "$TERRAFORM" -chdir="$work/module" test -no-color
 
-# The test command destroys what each file created: the account holds the seeded subscription
-# alone again.
+# The guide's end-to-end check (tests/deliveries.sh: apply, fire events at the mock, read its
+# deliveries, destroy); then the account holds the seeded subscription alone again, as the test
+# command destroys what each file created.
 if command -v curl >/dev/null; then
+  (cd "$work/module" && TERRAFORM="$TERRAFORM" tests/deliveries.sh) || die "tests/deliveries.sh failed with $cli"
   left=$(curl -fsS "$EVENTNOTIFY_BASE_URL/_mock/stats" | sed -n 's/.*"subscriptions":\([0-9]*\).*/\1/p')
-  [ "$left" = 1 ] || die "after $cli test the account holds ${left:-an unknown number of} subscriptions, want only the seeded one"
-  echo "==> After $cli test the account holds the seeded subscription alone"
+  [ "$left" = 1 ] || die "after $cli test and tests/deliveries.sh the account holds ${left:-an unknown number of} subscriptions, want only the seeded one"
+  echo "==> After $cli test and tests/deliveries.sh the account holds the seeded subscription alone"
 else
-  echo "==> curl is not on PATH: not checking what the tests left in the account"
+  echo "==> curl is not on PATH: tests/deliveries.sh not run, and not checking what the tests left in the account"
 fi

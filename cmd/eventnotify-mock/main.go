@@ -32,7 +32,10 @@
 // -latency adds a delay to every request and -seed stores subscriptions in the account at
 // start: a number of generated ones, or those of a JSON file of SubscriptionCreate objects.
 // GET /_mock/stats reports the request counters (by route, JWT fetches, time spent
-// serving) and POST /_mock/reset clears them; scripts/bench.sh uses both.
+// serving) and POST /_mock/reset clears them; scripts/bench.sh uses both. POST /_mock/events
+// fires an event and records a delivery for each subscription that hears it, by the mock's
+// reading of the minimum-level rule; GET /_mock/deliveries lists them and POST /_mock/reset
+// clears them too (internal/mockserver/deliveries.go).
 package main
 
 import (

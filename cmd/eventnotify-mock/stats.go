@@ -14,13 +14,17 @@ import (
 )
 
 // controlPrefix is the path prefix of the command's own endpoints, outside the service's
-// paths (/rest/v1, /auth/jwt): the benchmark reads the counters through them.
+// paths (/rest/v1, /auth/jwt): the benchmark reads the counters through them, and users' tests
+// fire events and read the deliveries.
 //
 //	GET  /_mock/stats  counters since start or the last reset, as JSON (see stats), or
 //	                   with ?format=text as tab-separated lines for shell scripts
 //	                   (total, jwt_fetches, handler_seconds, subscriptions, then one
 //	                   "request<TAB>METHOD route<TAB>count" line per route)
-//	POST /_mock/reset  clears the counters and the request log
+//	POST /_mock/events      fires an event {"accountId", "eventName", "logLevel"} and records one
+//	                        delivery per subscription that hears it (mockserver.HandleEvents)
+//	GET  /_mock/deliveries  the deliveries recorded, as JSON (mockserver.HandleDeliveries)
+//	POST /_mock/reset       clears the counters, the request log and the deliveries
 const controlPrefix = "/_mock/"
 
 // stats is the body of GET /_mock/stats.
@@ -58,6 +62,14 @@ func (c *controlled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // control serves the /_mock/ endpoints.
 func (c *controlled) control(w http.ResponseWriter, r *http.Request) {
+	switch strings.TrimPrefix(r.URL.Path, controlPrefix) {
+	case "events": // each handler answers 405 to another method
+		c.srv.HandleEvents(w, r)
+		return
+	case "deliveries":
+		c.srv.HandleDeliveries(w, r)
+		return
+	}
 	switch strings.TrimPrefix(r.URL.Path, controlPrefix) + " " + r.Method {
 	case "stats GET":
 		st := stats{Requests: make(map[string]int), JWTFetches: c.srv.JWTFetches(),
@@ -75,10 +87,12 @@ func (c *controlled) control(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(st)
 	case "reset POST":
 		c.srv.ResetCounters()
+		c.srv.ResetDeliveries()
 		c.busy.Store(0)
 		w.WriteHeader(http.StatusNoContent)
 	default:
-		http.Error(w, "unknown control endpoint; use GET "+controlPrefix+"stats or POST "+controlPrefix+"reset", http.StatusNotFound)
+		http.Error(w, "unknown control endpoint; use GET "+controlPrefix+"stats, POST "+controlPrefix+"events, GET "+controlPrefix+
+			"deliveries or POST "+controlPrefix+"reset", http.StatusNotFound)
 	}
 }
 

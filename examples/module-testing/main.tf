@@ -1,7 +1,8 @@
 # A small module that sends a team's platform alerts to its event streams topic: one
 # subscription per event, each with its own minimum log level. tests/ holds its tests:
-# `terraform test` (Terraform 1.7 and later) or `tofu test` (OpenTofu 1.8 and later)
-# runs them; see the guide "Testing modules that use the provider".
+# `terraform test` (Terraform 1.8 and later: the module calls provider functions) or
+# `tofu test` (OpenTofu 1.8 and later) runs them; see the guide "Testing modules that use
+# the provider".
 terraform {
   required_providers {
     eventnotify = {
@@ -58,4 +59,14 @@ variable "enabled" {
 output "subscription_ids" {
   description = "The subscriptions' ids, by event name."
   value       = { for event, s in eventnotify_subscription.alert : event => s.id }
+}
+
+output "levels_heard" {
+  description = "By event name, the levels at which the event reaches the team's topic (none while the subscriptions are paused), by the service's minimum-level rule."
+  value = {
+    for event, s in eventnotify_subscription.alert : event => [
+      for level in provider::eventnotify::levels_notified("INFO") : level
+      if provider::eventnotify::notifies(s, event, level)
+    ]
+  }
 }

@@ -214,4 +214,19 @@
 //     MaxLoggedPath bytes; Count and EachCount count every request.
 //   - SetJWTTTL(0) restores 5m; a negative TTL issues expired tokens.
 //   - PutSubscription stores Enabled as given (false when unset).
+//
+// # Deliveries: the mock's reading of who is notified
+//
+// The spec describes no way to send a notification, and does not show what one looks like;
+// it states the rule: a subscription binds an event to a destination with the minimum log
+// level that triggers a notification (INFO < WARNING < ERROR), and a disabled subscription
+// notifies nobody. FireEvent (and HandleEvents, which cmd/eventnotify-mock serves at
+// POST /_mock/events) applies that rule to the store: one Delivery per enabled subscription of
+// the account whose event name equals the event's without regard to case and whose logLevel
+// ranks at or below the event's. Deliveries (GET /_mock/deliveries) lists them and
+// ResetDeliveries (POST /_mock/reset) clears them. A Delivery is this mock's record, not the
+// service's delivery format. The rule is written here apart from the provider's
+// (internal/provider/notified_for.go), on purpose. An account is unknown to FireEvent when it
+// holds no subscription and no user may access it (a user with no account list may access
+// every one): 404; a level other than INFO, WARNING or ERROR (exactly) is a 400 (deliveries.go).
 package mockserver

@@ -82,6 +82,8 @@ type Server struct {
 
 	accounts map[string]*account
 	topics   map[string]map[topicKey]*Topic
+
+	deliveries []Delivery // recorded by FireEvent (deliveries.go)
 }
 
 // New returns a Server configured by cfg, with an empty store.

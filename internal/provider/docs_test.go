@@ -367,6 +367,30 @@ func tfplugindocsType(t *testing.T, typ tftypes.Type) string {
 	return ""
 }
 
+// checkNestedSchemaSection checks the "### Nested Schema for `NAME`" section of a hand-written
+// page as tfplugindocs writes it: an anchor, and the nested attributes, all required, under
+// "Required:".
+func checkNestedSchemaSection(t *testing.T, page, text string, a *tfprotov6.SchemaAttribute) {
+	t.Helper()
+	heading := "### Nested Schema for `" + a.Name + "`"
+	if !strings.Contains(text, `<a id="nestedatt--`+a.Name+`"></a>`+"\n"+heading+"\n") {
+		t.Errorf("%s has no anchored section %q", page, heading)
+	}
+	var want []string
+	for _, n := range a.NestedType.Attributes {
+		if !n.Required {
+			t.Errorf("%s.%s is not required; the page lists it under Required:", a.Name, n.Name)
+		}
+		want = append(want, fmt.Sprintf("- `%s` (%s) %s", n.Name, tfplugindocsType(t, n.Type), n.Description))
+	}
+	slices.Sort(want)
+	section := pageSection(text, heading)
+	if got := bulletLines(section); !strings.Contains(section, "\nRequired:\n") || !slices.Equal(got, want) {
+		t.Errorf("%s: the section %s lists\n%s\nwant, under Required:, from the schema,\n%s", page, heading,
+			strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // bulletLines returns the "- `name` ..." lines of a page section.
 func bulletLines(section string) []string {
 	var lines []string
@@ -411,6 +435,11 @@ func TestDocsListResourcePage(t *testing.T) {
 	for _, a := range list.Block.Attributes {
 		if !a.Optional || a.Required || a.Computed {
 			t.Errorf("filter %s is not optional-only; the page lists every filter under Optional", a.Name)
+		}
+		if a.NestedType != nil {
+			want = append(want, fmt.Sprintf("- `%s` (Attributes) %s (see [below for nested schema](#nestedatt--%s))", a.Name, a.Description, a.Name))
+			checkNestedSchemaSection(t, page, text, a)
+			continue
 		}
 		want = append(want, fmt.Sprintf("- `%s` (%s) %s", a.Name, tfplugindocsType(t, a.Type), a.Description))
 	}

@@ -17,8 +17,8 @@ import (
 // exampleSubscriptionID is the id the data source example reads.
 const exampleSubscriptionID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
 
-// TestAccExamples applies every resource and data source example that the
-// docs show, and the quick start, with the Terraform CLI against the mock:
+// TestAccExamples applies every resource, data source and function example
+// that the docs show, and the quick start, with the Terraform CLI against the mock:
 // each applies, plans empty a second time, and destroys what it created.
 func TestAccExamples(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*/*/*.tf")
@@ -27,7 +27,7 @@ func TestAccExamples(t *testing.T) {
 	}
 	var examples []string
 	for _, f := range files {
-		if base := filepath.Base(f); base == "resource.tf" || base == "data-source.tf" {
+		if base := filepath.Base(f); base == "resource.tf" || base == "data-source.tf" || base == "function.tf" {
 			examples = append(examples, f)
 		}
 	}
@@ -45,6 +45,9 @@ func TestAccExamples(t *testing.T) {
 				LogLevel: "ERROR", EventStreamsTopic: "alerts", Enabled: true,
 			})
 			w := newCLIWorkspace(t, m)
+			if filepath.Base(file) == "function.tf" {
+				w.require(featureProviderFunctions)
+			}
 			w.copyFile(file, "main.tf")
 			w.applyPlanDestroy([]string{"TF_VAR_audit_account_id=acc-audit"}, nil)
 			for _, account := range []string{testAccount, "acc-audit"} {

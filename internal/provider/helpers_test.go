@@ -576,7 +576,7 @@ func (s *listServer) dynamicValue(typ tftypes.Type, args map[string]tftypes.Valu
 }
 
 // listConfig is the msgpack config of a list "eventnotify_subscription" block: its config
-// block's arguments (strings, and a bool for enabled), the others null.
+// block's arguments (strings, a bool for enabled, a map of strings for notified_for), the others null.
 func (s *listServer) listConfig(args map[string]any) *tfprotov6.DynamicValue {
 	s.t.Helper()
 	listSchema := s.schemas.ListResourceSchemas[listTypeName]
@@ -590,6 +590,12 @@ func (s *listServer) listConfig(args map[string]any) *tfprotov6.DynamicValue {
 			values[name] = tftypes.NewValue(tftypes.String, v)
 		case bool:
 			values[name] = tftypes.NewValue(tftypes.Bool, v)
+		case map[string]string: // a nested object of strings: notified_for
+			object := map[string]tftypes.Value{}
+			for k, str := range v {
+				object[k] = tftypes.NewValue(tftypes.String, str)
+			}
+			values[name] = tftypes.NewValue(listSchema.ValueType().(tftypes.Object).AttributeTypes[name], object)
 		default:
 			s.t.Fatalf("argument %s: unsupported %T", name, v)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -31,6 +32,7 @@ var (
 	_ provider.ProviderWithEphemeralResources = &EventNotifyProvider{}
 	_ provider.ProviderWithListResources      = &EventNotifyProvider{}
 	_ provider.ProviderWithActions            = &EventNotifyProvider{}
+	_ provider.ProviderWithFunctions          = &EventNotifyProvider{}
 )
 
 // EventNotifyProvider is the provider implementation.
@@ -288,4 +290,10 @@ func (p *EventNotifyProvider) ListResources(_ context.Context) []func() list.Lis
 // Actions lists the provider's actions (Terraform 1.14 and later).
 func (p *EventNotifyProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{NewDisableSubscriptionsAction, NewEnableSubscriptionsAction}
+}
+
+// Functions lists the provider's functions (Terraform 1.8 and later, OpenTofu 1.7 and later):
+// the routing preview, which needs no service (notified_for.go).
+func (p *EventNotifyProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{NewNotifiesFunction, NewLevelsNotifiedFunction}
 }

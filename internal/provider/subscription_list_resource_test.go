@@ -103,7 +103,7 @@ func TestListResource_metadataAndSchema(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"account_id", "destination_type", "enabled", "event_name", "log_level"}; !slices.Equal(names, want) {
+	if want := []string{"account_id", "destination_type", "enabled", "event_name", "log_level", "notified_for"}; !slices.Equal(names, want) {
 		t.Errorf("list attributes %v, want %v", names, want)
 	}
 	if _, ok := s.identity.(tftypes.Object).AttributeTypes["account_id"]; !ok {
@@ -221,6 +221,14 @@ func TestListResource_filters(t *testing.T) {
 		{"all together", map[string]any{"event_name": "atom.status", "destination_type": "EVENT_STREAMS", "log_level": "WARNING", "enabled": true}, ids("2")},
 		{"account_id of another account", map[string]any{"account_id": "acc-other"}, []string{"00000000-0000-4000-8000-0000000000aa"}},
 		{"account_id and a filter that excludes its subscription", map[string]any{"account_id": "acc-other", "log_level": "INFO"}, nil},
+		// notified_for: enabled subscriptions to the event whose minimum level is at or below the fired one.
+		{"notified_for below every minimum", map[string]any{"notified_for": notifiedFor("ATOM.STATUS", "INFO")}, nil},
+		{"notified_for at a minimum, another case", map[string]any{"notified_for": notifiedFor("Atom.Status", "WARNING")}, ids("2")},
+		{"notified_for above a minimum, the disabled one left out", map[string]any{"notified_for": notifiedFor("ATOM.STATUS", "ERROR")}, ids("2")},
+		{"notified_for below ERROR", map[string]any{"notified_for": notifiedFor("PROCESS.EXECUTION", "WARNING")}, nil},
+		{"notified_for at ERROR", map[string]any{"notified_for": notifiedFor("PROCESS.EXECUTION", "ERROR")}, ids("3")},
+		{"notified_for and destination_type", map[string]any{"notified_for": notifiedFor("ATOM.STATUS", "ERROR"), "destination_type": "EMAIL"}, nil},
+		{"notified_for on another account", map[string]any{"notified_for": notifiedFor("atom.status", "ERROR"), "account_id": "acc-other"}, []string{"00000000-0000-4000-8000-0000000000aa"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -383,5 +391,40 @@ func TestListResource_displayName(t *testing.T) {
 		if got := subscriptionDisplayName(subscriptionFromAPI(testAccount, &tc.sub)); got != tc.want {
 			t.Errorf("display name %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// notifiedFor is a notified_for filter for listConfig.
+func notifiedFor(event, level string) map[string]string {
+	return map[string]string{"event_name": event, "log_level": level}
+}
+
+// TestListResource_notifiedForValidation rejects, before any request, a notified_for whose
+// level is not one, naming notified_for.log_level, and one whose event is blank.
+func TestListResource_notifiedForValidation(t *testing.T) {
+	m := newTestMock(t)
+	s := newConfiguredListServer(t, m)
+	configured := m.Count("", "")
+	cases := []struct {
+		filter map[string]string
+		attr   string
+		want   string
+	}{
+		{notifiedFor("ATOM.STATUS", "error"), "log_level", `value must be one of: ["INFO" "WARNING" "ERROR"]`},
+		{notifiedFor(" ", "ERROR"), "event_name", "must not be empty or only white space"},
+	}
+	for _, tc := range cases {
+		diags := s.validate(map[string]any{"notified_for": tc.filter})
+		if len(diags) != 1 || diags[0].Severity != tfprotov6.DiagnosticSeverityError {
+			t.Errorf("%v: diagnostics %+v, want one error", tc.filter, diags)
+			continue
+		}
+		want := tftypes.NewAttributePath().WithAttributeName("notified_for").WithAttributeName(tc.attr)
+		if d := diags[0]; d.Attribute == nil || !d.Attribute.Equal(want) || !strings.Contains(d.Detail, tc.want) {
+			t.Errorf("%v: error about %v saying %q, want %v saying %q", tc.filter, d.Attribute, d.Detail, want, tc.want)
+		}
+	}
+	if n := m.Count("", "") - configured; n != 0 {
+		t.Errorf("validation sent %d requests to the service, want none", n)
 	}
 }

@@ -233,6 +233,7 @@ func subscriptionFilterDataSourceAttributes() map[string]dschema.Attribute {
 		attrs[f.name] = dschema.StringAttribute{MarkdownDescription: f.description, Optional: true,
 			Computed: f.name == "account_id", Validators: f.validators}
 	}
+	attrs["notified_for"] = notifiedForDataSourceAttribute()
 	return attrs
 }
 
@@ -247,5 +248,6 @@ func subscriptionFilterListAttributes() map[string]lschema.Attribute {
 		}
 		attrs[f.name] = lschema.StringAttribute{MarkdownDescription: f.description, Optional: true, Validators: f.validators}
 	}
+	attrs["notified_for"] = notifiedForListAttribute()
 	return attrs
 }

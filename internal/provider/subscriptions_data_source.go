@@ -28,6 +28,8 @@ type subscriptionFilters struct {
 	DestinationType types.String `tfsdk:"destination_type"`
 	LogLevel        types.String `tfsdk:"log_level"`
 	Enabled         types.Bool   `tfsdk:"enabled"`
+	// NotifiedFor keeps the subscriptions notified for an event at a level (notified_for.go).
+	NotifiedFor *notifiedForModel `tfsdk:"notified_for"`
 }
 
 // subscriptionsModel maps the data source.
@@ -117,5 +119,6 @@ func (f subscriptionFilters) matches(m subscriptionModel) bool {
 	return (f.EventName.IsNull() || strings.EqualFold(f.EventName.ValueString(), m.EventName.ValueString())) &&
 		(f.DestinationType.IsNull() || f.DestinationType.ValueString() == m.DestinationType.ValueString()) &&
 		(f.LogLevel.IsNull() || f.LogLevel.ValueString() == m.LogLevel.ValueString()) &&
-		(f.Enabled.IsNull() || f.Enabled.ValueBool() == m.Enabled.ValueBool())
+		(f.Enabled.IsNull() || f.Enabled.ValueBool() == m.Enabled.ValueBool()) &&
+		f.NotifiedFor.keeps(m)
 }

@@ -18,7 +18,7 @@ list "eventnotify_subscription" "enabled" {
 
 # The disabled ones. `config` takes the filters of the
 # eventnotify_subscriptions data source (event_name, destination_type,
-# log_level, enabled) and account_id, to list another account that the
+# log_level, enabled, notified_for) and account_id, to list another account that the
 # provider's credentials can read:
 #
 #   account_id = "another-account-id"
