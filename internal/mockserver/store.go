@@ -105,58 +105,28 @@ func (a *account) sortedBy(field string) []*Subscription {
 }
 
 // sortComparator returns the comparison of a sortBy value: any JSON name
-// of Subscription, or "" for the default order (createdDate, then
-// subscriptionId).
-func sortComparator(field string) (func(x, y *Subscription) int, bool) {
-	str := func(get func(*Subscription) string) func(x, y *Subscription) int {
-		return func(x, y *Subscription) int { return strings.Compare(get(x), get(y)) }
-	}
-	num := func(get func(*Subscription) int64) func(x, y *Subscription) int {
-		return func(x, y *Subscription) int { return cmp.Compare(get(x), get(y)) }
-	}
-	switch field {
-	case "":
+// of Subscription (the field table, fields.go), or "" for the default order
+// (createdDate, then subscriptionId).
+func sortComparator(name string) (func(x, y *Subscription) int, bool) {
+	if name == "" {
 		return func(*Subscription, *Subscription) int { return 0 }, true
-	case "subscriptionId":
-		return str(func(s *Subscription) string { return s.SubscriptionID }), true
-	case "eventName":
-		return str(func(s *Subscription) string { return s.EventName }), true
-	case "destinationType":
-		return str(func(s *Subscription) string { return s.DestinationType }), true
-	case "logLevel":
-		return str(func(s *Subscription) string { return s.LogLevel }), true
-	case "accountId":
-		return str(func(s *Subscription) string { return s.AccountID }), true
-	case "destinationEmail":
-		return str(func(s *Subscription) string { return s.DestinationEmail }), true
-	case "eventStreamsEnvironment":
-		return str(func(s *Subscription) string { return s.EventStreamsEnvironment }), true
-	case "eventStreamsEnvironmentName":
-		return str(func(s *Subscription) string { return s.EventStreamsEnvironmentName }), true
-	case "eventStreamsTopic":
-		return str(func(s *Subscription) string { return s.EventStreamsTopic }), true
-	case "enabled":
-		return func(x, y *Subscription) int { return cmp.Compare(boolInt(x.Enabled), boolInt(y.Enabled)) }, true
-	case "createdDate":
-		return num(func(s *Subscription) int64 { return s.CreatedDate }), true
-	case "lastUpdatedDate":
-		return num(func(s *Subscription) int64 { return s.LastUpdatedDate }), true
-	case "createdBy":
-		return str(func(s *Subscription) string { return s.CreatedBy }), true
-	case "lastUpdatedUserId":
-		return str(func(s *Subscription) string { return s.LastUpdatedUserID }), true
+	}
+	for _, f := range subscriptionFields() {
+		if f.name == name {
+			return f.compare, true
+		}
 	}
 	return nil, false
 }
 
-// sortFields lists the accepted sortBy values, for error messages.
+// sortFields lists the accepted sortBy values, for error messages: every
+// member of the field table, in its order.
 func sortFields() []string {
-	return []string{
-		"subscriptionId", "eventName", "destinationType", "logLevel", "accountId",
-		"destinationEmail", "eventStreamsEnvironment", "eventStreamsEnvironmentName",
-		"eventStreamsTopic", "enabled", "createdDate", "lastUpdatedDate", "createdBy",
-		"lastUpdatedUserId",
+	names := make([]string, 0, len(subscriptionFieldTable))
+	for _, f := range subscriptionFieldTable {
+		names = append(names, f.name)
 	}
+	return names
 }
 
 func boolInt(b bool) int {
