@@ -8,82 +8,86 @@ import (
 	"sync"
 )
 
-// fieldRole is what a client may do with a member of a Subscription.
-type fieldRole int
+// fieldRole is what a client may do with a member of a Subscription: the role tag of its field
+// in wire.go.
+type fieldRole string
 
 const (
-	// required members are client-settable, and every SubscriptionCreate gives them.
-	required fieldRole = iota
+	// required members are client-settable, and every SubscriptionCreate gives them; each has a
+	// rule (requiredRules).
+	required fieldRole = "required"
 	// optional members are client-settable, and default when a SubscriptionCreate leaves them out.
-	optional
+	optional fieldRole = "optional"
 	// bulkOnly members are carried by a bulk update item only (shapeBulkItem), never by a
 	// SubscriptionCreate.
-	bulkOnly
+	bulkOnly fieldRole = "bulk"
 	// managed members are set by the service: a SubscriptionCreate that carries one is rejected,
 	// a bulk update item may carry it unchanged.
-	managed
+	managed fieldRole = "managed"
 )
 
-// subscriptionFieldTable is the mock's one list of a subscription's members: every JSON name
-// of Subscription (wire.go), in its order, with what a client may do with it and, for a
-// required one, the rule of its value and the spec's message that rejects it. The input
-// validation (readFields, knownFields, managedFields, applyInput) and the list's sortBy values
-// (sortComparator, sortFields) derive from it. A member of Subscription missing here, or a
-// name here that Subscription does not have, fails TestFieldTable naming it.
-var subscriptionFieldTable = []fieldSpec{
-	{name: "subscriptionId", role: managed},
-	{name: "eventName", role: required, valid: validEventName, msg: msgInvalidEventName},
-	{name: "destinationType", role: required, valid: validDestinationType, msg: msgInvalidDestType},
-	{name: "logLevel", role: required, valid: validLogLevel, msg: msgInvalidLogLevel},
-	{name: "accountId", role: managed},
-	{name: "destinationEmail", role: bulkOnly},
-	{name: "eventStreamsEnvironment", role: optional},
-	{name: "eventStreamsEnvironmentName", role: optional},
-	{name: "eventStreamsTopic", role: optional},
-	{name: "enabled", role: optional},
-	{name: "createdDate", role: managed},
-	{name: "lastUpdatedDate", role: managed},
-	{name: "createdBy", role: managed},
-	{name: "lastUpdatedUserId", role: managed},
+// rule is the rule of a required member's value, with the spec's message that rejects it.
+type rule struct {
+	valid func(string) bool
+	msg   string
 }
 
-// fieldSpec is one member of a Subscription as subscriptionFieldTable describes it.
-type fieldSpec struct {
-	name  string // the JSON name
-	role  fieldRole
-	valid func(string) bool // the rule of a required member's value
-	msg   string            // the spec's message that rejects a required member
+// requiredRules are the rules of the required members, by JSON name.
+var requiredRules = map[string]rule{
+	"eventName":       {validEventName, msgInvalidEventName},
+	"destinationType": {validDestinationType, msgInvalidDestType},
+	"logLevel":        {validLogLevel, msgInvalidLogLevel},
 }
 
-// field is a member of a Subscription with the place of its value.
+// field is a member of a Subscription: its JSON name, its role, the rule of its value (a
+// required member's; nil: any value of its kind) and the place of its value.
 type field struct {
-	fieldSpec
-	index []int        // of the Subscription field with this JSON name
+	name  string
+	role  fieldRole
+	valid func(string) bool
+	msg   string
+	index []int
 	kind  reflect.Kind // string, bool or int64
 }
 
-// subscriptionFields is subscriptionFieldTable with the place of each value in Subscription.
-// It panics on a name that no field of Subscription has, or a field of another kind.
+// subscriptionFields are the members of a Subscription in field order, from the fields of
+// Subscription (wire.go), the mock's one table of them: the input validation (readFields,
+// knownFields, managedFields, applyInput) and the list's sortBy values (sortComparator,
+// sortFields) derive from it. It panics on a field without a known role, of a kind the mock
+// cannot read, or required without a rule; TestFieldTable names it.
 var subscriptionFields = sync.OnceValue(func() []field {
-	byName := make(map[string]reflect.StructField)
-	for _, sf := range reflect.VisibleFields(reflect.TypeFor[Subscription]()) {
-		byName[jsonName(sf)] = sf
+	fields, err := buildFields()
+	if err != nil {
+		panic("mockserver: " + err.Error())
 	}
-	out := make([]field, len(subscriptionFieldTable))
-	for i, spec := range subscriptionFieldTable {
-		sf, ok := byName[spec.name]
-		if !ok {
-			panic(fmt.Sprintf("mockserver: subscriptionFieldTable names %q, which no field of Subscription has as its JSON name", spec.name))
-		}
-		switch k := sf.Type.Kind(); k {
-		case reflect.String, reflect.Bool, reflect.Int64:
-			out[i] = field{fieldSpec: spec, index: sf.Index, kind: k}
-		default:
-			panic(fmt.Sprintf("mockserver: Subscription.%s is a %s; the field table knows string, bool and int64", sf.Name, k))
-		}
-	}
-	return out
+	return fields
 })
+
+// buildFields reads the members of a Subscription from its fields' tags.
+func buildFields() ([]field, error) {
+	var out []field
+	for _, sf := range reflect.VisibleFields(reflect.TypeFor[Subscription]()) {
+		f := field{name: jsonName(sf), role: fieldRole(sf.Tag.Get("role")), index: sf.Index, kind: sf.Type.Kind()}
+		switch f.role {
+		case required, optional, bulkOnly, managed:
+		default:
+			return nil, fmt.Errorf("Subscription.%s (wire.go) has role %q: tag it role:\"required\", \"optional\", \"bulk\" or \"managed\"", sf.Name, f.role)
+		}
+		switch f.kind {
+		case reflect.String, reflect.Bool, reflect.Int64:
+		default:
+			return nil, fmt.Errorf("Subscription.%s (wire.go) is a %s; the mock reads and sorts string, bool and int64 members", sf.Name, f.kind)
+		}
+		r, ok := requiredRules[f.name]
+		if ok != (f.role == required) || ok && f.kind != reflect.String {
+			return nil, fmt.Errorf("Subscription.%s (wire.go) is %s, and requiredRules (fields.go) has a rule of it: %t; "+
+				"a required string member has one, no other member has", sf.Name, f.role, ok)
+		}
+		f.valid, f.msg = r.valid, r.msg
+		out = append(out, f)
+	}
+	return out, nil
+}
 
 // jsonName is the JSON name of a struct field.
 func jsonName(sf reflect.StructField) string {
@@ -117,7 +121,8 @@ func (f field) compare(x, y *Subscription) int {
 // that rejects its value, if any.
 func (f field) read(o object, sub *Subscription, shape inputShape) (msg string) {
 	dst := f.value(sub)
-	if f.kind == reflect.Bool {
+	switch f.kind {
+	case reflect.Bool:
 		switch v, present, ok := o.boolean(f.name); {
 		case !ok:
 			return "Invalid value for " + f.name + ": must be a boolean"
@@ -125,6 +130,8 @@ func (f field) read(o object, sub *Subscription, shape inputShape) (msg string) 
 			dst.SetBool(v)
 		}
 		return ""
+	case reflect.Int64:
+		return "" // no client-settable member is a number
 	}
 	v, present, ok := o.str(f.name)
 	switch {

@@ -29,29 +29,22 @@ func otherValue(t *testing.T, f field, sub *Subscription) {
 	}
 }
 
-// TestFieldTable checks that the field table (subscriptionFieldTable, fields.go) holds every
-// member of Subscription (wire.go) once, and that the input validation and the sort derive
-// from it: each member sorts by its own value, and each client-settable member of an input
-// reaches the subscription. A failure names the member and the place.
+// TestFieldTable checks the mock's table of a subscription's members, the fields of
+// Subscription (wire.go) with their role tags, and that the input validation and the sort
+// derive from it: each member sorts by its own value, and each client-settable member of an
+// input reaches the subscription. A failure names the member and the place.
 func TestFieldTable(t *testing.T) {
-	inTable := make(map[string]int)
-	for _, f := range subscriptionFieldTable {
-		inTable[f.name]++
+	fields, err := buildFields()
+	if err != nil {
+		t.Fatal(err)
 	}
-	typ := reflect.TypeFor[Subscription]()
-	for i := range typ.NumField() {
-		name := jsonName(typ.Field(i))
-		switch inTable[name] {
-		case 0:
-			t.Errorf("Subscription.%s (JSON %q, wire.go) is not in subscriptionFieldTable (fields.go): add it with its role", typ.Field(i).Name, name)
-		case 1:
-		default:
-			t.Errorf("%q is in subscriptionFieldTable (fields.go) %d times", name, inTable[name])
+	if n := reflect.TypeFor[Subscription]().NumField(); len(fields) != n {
+		t.Errorf("the table has %d members, Subscription %d fields", len(fields), n)
+	}
+	for name := range requiredRules {
+		if !slices.ContainsFunc(fields, func(f field) bool { return f.name == name && f.role == required }) {
+			t.Errorf("requiredRules (fields.go) has a rule of %q, which is no required member of Subscription (wire.go)", name)
 		}
-	}
-	fields := subscriptionFields() // panics on a name that Subscription does not have
-	if len(fields) != typ.NumField() {
-		t.Errorf("subscriptionFieldTable has %d members, Subscription %d fields", len(fields), typ.NumField())
 	}
 
 	for _, f := range fields {
@@ -80,7 +73,7 @@ func TestFieldTable(t *testing.T) {
 				var got Subscription
 				readFields(o, &got, shape)
 				if read := got == hi; read != f.settable(shape) {
-					t.Errorf("shape %d: readFields sets %q: %v, want %v (role in subscriptionFieldTable, fields.go)", shape, f.name, read, f.settable(shape))
+					t.Errorf("shape %d: readFields sets %q: %v, want %v (its role tag, wire.go)", shape, f.name, read, f.settable(shape))
 				}
 				known := slices.Contains(knownFields(shape), f.name)
 				if want := f.settable(shape) || f.role == managed; known != want {

@@ -65,7 +65,7 @@ func TestSpecMembers(t *testing.T) {
 	}
 	for name, v := range item {
 		if got := answer.Subscriptions[0][name]; got != v {
-			t.Errorf("the create's %s is %v, the answer's %v (the role in subscriptionFieldTable, fields.go)", name, v, got)
+			t.Errorf("the create's %s is %v, the answer's %v (its role tag, wire.go)", name, v, got)
 		}
 	}
 
@@ -78,7 +78,7 @@ func TestSpecMembers(t *testing.T) {
 			body[m.Name] = "value"
 			r := e.do(http.MethodPost, subsPath(testAccount), token, map[string]any{"subscriptions": []any{body}})
 			if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), m.Name) {
-				t.Errorf("a SubscriptionCreate that carries %s: status %d %s, want 400 naming it (the role in subscriptionFieldTable, fields.go)",
+				t.Errorf("a SubscriptionCreate that carries %s: status %d %s, want 400 naming it (its role tag, wire.go)",
 					m.Name, r.status, r.body)
 			}
 		})

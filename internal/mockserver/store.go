@@ -105,7 +105,7 @@ func (a *account) sortedBy(field string) []*Subscription {
 }
 
 // sortComparator returns the comparison of a sortBy value: any JSON name
-// of Subscription (the field table, fields.go), or "" for the default order
+// of Subscription (its fields, the mock's table of members: fields.go), or "" for the default order
 // (createdDate, then subscriptionId).
 func sortComparator(name string) (func(x, y *Subscription) int, bool) {
 	if name == "" {
@@ -120,10 +120,10 @@ func sortComparator(name string) (func(x, y *Subscription) int, bool) {
 }
 
 // sortFields lists the accepted sortBy values, for error messages: every
-// member of the field table, in its order.
+// member of Subscription, in field order.
 func sortFields() []string {
-	names := make([]string, 0, len(subscriptionFieldTable))
-	for _, f := range subscriptionFieldTable {
+	var names []string
+	for _, f := range subscriptionFields() {
 		names = append(names, f.name)
 	}
 	return names
