@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"cmp"
 	"fmt"
 	"reflect"
 	"strings"
@@ -105,16 +104,23 @@ func (f field) value(sub *Subscription) reflect.Value {
 	return reflect.ValueOf(sub).Elem().FieldByIndex(f.index)
 }
 
-// compare orders two subscriptions by the member.
-func (f field) compare(x, y *Subscription) int {
-	a, b := f.value(x), f.value(y)
+// sortKey is a member's value as the list sorts by it: text for a string, number for a bool
+// (false first) or an int64.
+type sortKey struct {
+	text   string
+	number int64
+}
+
+// sortKey is the member's value in sub as the list sorts by it.
+func (f field) sortKey(sub *Subscription) sortKey {
+	v := f.value(sub)
 	switch f.kind {
 	case reflect.Bool:
-		return cmp.Compare(boolInt(a.Bool()), boolInt(b.Bool()))
+		return sortKey{number: int64(boolInt(v.Bool()))}
 	case reflect.Int64:
-		return cmp.Compare(a.Int(), b.Int())
+		return sortKey{number: v.Int()}
 	}
-	return strings.Compare(a.String(), b.String())
+	return sortKey{text: v.String()}
 }
 
 // read sets the member from o on sub when o carries it (not null), and returns the message

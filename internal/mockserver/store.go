@@ -85,18 +85,24 @@ func (a *account) sortedBy(field string) []*Subscription {
 	if s, ok := a.sorted[field]; ok {
 		return s
 	}
-	byField, _ := sortComparator(field)
-	out := make([]*Subscription, 0, len(a.subs))
+	key, _ := sortComparator(field)
+	// Each subscription's key is read once: reading it costs more than comparing it.
+	keyed := make([]sortItem, 0, len(a.subs))
 	for _, sub := range a.subs {
-		out = append(out, sub)
+		keyed = append(keyed, sortItem{key: key(sub), sub: sub})
 	}
-	slices.SortFunc(out, func(x, y *Subscription) int {
+	slices.SortFunc(keyed, func(x, y sortItem) int {
 		return cmp.Or(
-			byField(x, y),
-			cmp.Compare(x.CreatedDate, y.CreatedDate),
-			strings.Compare(x.SubscriptionID, y.SubscriptionID),
+			strings.Compare(x.key.text, y.key.text),
+			cmp.Compare(x.key.number, y.key.number),
+			cmp.Compare(x.sub.CreatedDate, y.sub.CreatedDate),
+			strings.Compare(x.sub.SubscriptionID, y.sub.SubscriptionID),
 		)
 	})
+	out := make([]*Subscription, len(keyed))
+	for i, k := range keyed {
+		out[i] = k.sub
+	}
 	if a.sorted == nil {
 		a.sorted = make(map[string][]*Subscription)
 	}
@@ -104,16 +110,22 @@ func (a *account) sortedBy(field string) []*Subscription {
 	return out
 }
 
-// sortComparator returns the comparison of a sortBy value: any JSON name
-// of Subscription (its fields, the mock's table of members: fields.go), or "" for the default order
-// (createdDate, then subscriptionId).
-func sortComparator(name string) (func(x, y *Subscription) int, bool) {
+// sortItem is a subscription with its sort key.
+type sortItem struct {
+	key sortKey
+	sub *Subscription
+}
+
+// sortComparator returns the sort key of a sortBy value: any JSON name
+// of Subscription (its fields, the mock's table of members: fields.go), or
+// "" for the default order (createdDate, then subscriptionId).
+func sortComparator(name string) (func(*Subscription) sortKey, bool) {
 	if name == "" {
-		return func(*Subscription, *Subscription) int { return 0 }, true
+		return func(*Subscription) sortKey { return sortKey{} }, true
 	}
 	for _, f := range subscriptionFields() {
 		if f.name == name {
-			return f.compare, true
+			return f.sortKey, true
 		}
 	}
 	return nil, false
