@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -127,8 +128,7 @@ func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
 		t.Errorf("the upgraded state's timeouts block is %v (present: %t), want null", block, ok)
 	}
 	upgraded := readV0State(t, []byte(w.read("terraform.tfstate"))).Resources[0].Instances[0]
-	want := []string{"destination_type", "enabled", "event_name", "event_streams_environment_id", "event_streams_environment_name",
-		"event_streams_topic", "id", "log_level"}
+	want := slices.Sorted(maps.Keys(accountEntryAttributes()))
 	if upgraded.SchemaVersion != accountSchemaVersion {
 		t.Errorf("schema version %d after the refresh, want %d", upgraded.SchemaVersion, accountSchemaVersion)
 	}
