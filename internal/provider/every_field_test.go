@@ -120,7 +120,7 @@ func mockField(a subscriptionAttribute) reflect.StructField {
 	sf, ok := apiField[mockserver.Subscription](a)
 	if !ok {
 		panic(fmt.Sprintf("mockserver.Subscription (internal/mockserver/wire.go) has no field with the JSON name of "+
-			"client.SubscriptionInput.%s: add it, and its row in the mock's field table (fields.go)", a.api))
+			"client.SubscriptionInput.%s: add it, with its role tag", a.api))
 	}
 	return sf
 }
@@ -182,7 +182,8 @@ func everyInputIs(addr string, set bool) []statecheck.StateCheck {
 }
 
 // TestInputSamples checks the fixtures' values: each input has two, different, valid for an
-// enum, and the first never a bool's default.
+// enum, and the first never a bool's default; and the mock has a field for each, which the
+// fixtures of its subscriptions set.
 func TestInputSamples(t *testing.T) {
 	if len(inputSamples()) == 0 {
 		t.Fatal("no input attribute in the table")
@@ -196,6 +197,13 @@ func TestInputSamples(t *testing.T) {
 		}
 		if s.attr.defaultTrue && s.first == true {
 			t.Errorf("input %s: the fixture's value is its default", s.attr.name)
+		}
+		// The fixtures of the mock's subscriptions set it (fillInputs).
+		if _, ok := reflect.TypeFor[client.SubscriptionInput]().FieldByName(s.attr.api); ok {
+			if _, ok := apiField[mockserver.Subscription](s.attr); !ok {
+				t.Errorf("input %s: mockserver.Subscription (internal/mockserver/wire.go) has no field with the JSON name of "+
+					"client.SubscriptionInput.%s: add it, with its role tag", s.attr.name, s.attr.api)
+			}
 		}
 	}
 }
