@@ -148,6 +148,37 @@ func inputsOf(s mockserver.Subscription) map[string]any {
 	return out
 }
 
+// attributesOf are the attributes of a subscription of the mock as the resource's state holds
+// them, by name: every attribute of the table that holds a field of the service's subscription
+// (all but account_id), an empty optional string null.
+func attributesOf(s mockserver.Subscription) map[string]any {
+	out := make(map[string]any)
+	v := reflect.ValueOf(s)
+	for _, a := range subscriptionAttributes() {
+		if a.api == "" {
+			continue
+		}
+		sf, ok := reflect.TypeFor[client.Subscription]().FieldByName(a.api)
+		if !ok {
+			panic(fmt.Sprintf("attribute %s names client.Subscription.%s, which does not exist (api in subscriptionAttributes)", a.name, a.api))
+		}
+		var value any
+		for _, mf := range reflect.VisibleFields(reflect.TypeFor[mockserver.Subscription]()) {
+			if jsonName(mf) == jsonName(sf) {
+				value = v.FieldByIndex(mf.Index).Interface()
+			}
+		}
+		if value == nil {
+			panic(fmt.Sprintf("mockserver.Subscription (internal/mockserver/wire.go) has no field with the JSON name of client.Subscription.%s", a.api))
+		}
+		if value == "" && !a.required && a.name != "id" {
+			value = nil
+		}
+		out[a.name] = value
+	}
+	return out
+}
+
 // entryHCL renders the inputs of a subscription of the mock as the body of an entry of
 // eventnotify_account_subscriptions (or of an eventnotify_subscription), one line each in
 // table order, an empty optional string left out, indented by indent.
