@@ -70,16 +70,16 @@ func buildFields() ([]field, error) {
 		switch f.role {
 		case required, optional, bulkOnly, managed:
 		default:
-			return nil, fmt.Errorf("Subscription.%s (wire.go) has role %q: tag it role:\"required\", \"optional\", \"bulk\" or \"managed\"", sf.Name, f.role)
+			return nil, fmt.Errorf("field %s of Subscription (wire.go) has role %q: tag it role:\"required\", \"optional\", \"bulk\" or \"managed\"", sf.Name, f.role)
 		}
 		switch f.kind {
 		case reflect.String, reflect.Bool, reflect.Int64:
 		default:
-			return nil, fmt.Errorf("Subscription.%s (wire.go) is a %s; the mock reads and sorts string, bool and int64 members", sf.Name, f.kind)
+			return nil, fmt.Errorf("field %s of Subscription (wire.go) is a %s; the mock reads and sorts string, bool and int64 members", sf.Name, f.kind)
 		}
 		r, ok := requiredRules[f.name]
 		if ok != (f.role == required) || ok && f.kind != reflect.String {
-			return nil, fmt.Errorf("Subscription.%s (wire.go) is %s, and requiredRules (fields.go) has a rule of it: %t; "+
+			return nil, fmt.Errorf("field %s of Subscription (wire.go) is %s, and requiredRules (fields.go) has a rule of it: %t; "+
 				"a required string member has one, no other member has", sf.Name, f.role, ok)
 		}
 		f.valid, f.msg = r.valid, r.msg
