@@ -149,18 +149,19 @@ func validDestinationType(v string) bool { return v == "EVENT_STREAMS" || v == "
 func validLogLevel(v string) bool        { return v == "INFO" || v == "WARNING" || v == "ERROR" }
 
 // readFields sets the client-settable fields o carries on sub, and returns the messages that
-// reject o's values, in the order of the field table: the spec's "Must provide a valid ..."
-// ones of the required fields first, then type errors of the optional fields and of enabled.
-// A field o does not carry (or carries as null) keeps sub's value; a required one is then
-// rejected in shapeCreate.
+// reject o's values: the spec's "Must provide a valid ..." ones of the required fields first,
+// then type errors of the others, each in field order. A field o does not carry (or carries
+// as null) keeps sub's value; a required one is then rejected in shapeCreate.
 func readFields(o object, sub *Subscription, shape inputShape) []string {
 	var msgs []string
-	for _, f := range subscriptionFields() {
-		if !f.settable(shape) {
-			continue
-		}
-		if msg := f.read(o, sub, shape); msg != "" {
-			msgs = append(msgs, msg)
+	for _, requiredPass := range []bool{true, false} {
+		for _, f := range subscriptionFields() {
+			if !f.settable(shape) || (f.role == required) != requiredPass {
+				continue
+			}
+			if msg := f.read(o, sub, shape); msg != "" {
+				msgs = append(msgs, msg)
+			}
 		}
 	}
 	return msgs
