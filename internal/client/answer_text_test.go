@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -28,12 +29,18 @@ var unsafeSamples = []struct {
 	{"DEL", "ops\x7falerts", "U+007F"},
 }
 
-// subscriptionTextFields are the JSON names of a subscription's text fields other than its id
-// and account, which are checked as such.
-var subscriptionTextFields = []string{
-	"eventName", "destinationType", "logLevel", "destinationEmail", "eventStreamsEnvironment",
-	"eventStreamsEnvironmentName", "eventStreamsTopic", "createdBy", "lastUpdatedUserId",
-}
+// subscriptionTextFields are the JSON names of a subscription's text fields (the string fields
+// of Subscription) other than its id and account, which are checked as such.
+var subscriptionTextFields = func() []string {
+	var names []string
+	typ := reflect.TypeFor[Subscription]()
+	for i, name := range jsonNames[Subscription]() {
+		if typ.Field(i).Type.Kind() == reflect.String && name != "subscriptionId" && name != "accountId" {
+			names = append(names, name)
+		}
+	}
+	return names
+}()
 
 const textTestID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
 

@@ -7,9 +7,18 @@ import (
 )
 
 // serverManagedFields are the fields of Subscription that are not content: the service sets
-// them and no create or update carries them, so the content key leaves them out.
-var serverManagedFields = []string{"ID", "AccountID", "DestinationEmail", "CreatedDate", "LastUpdatedDate",
-	"CreatedBy", "LastUpdatedUserID"}
+// them and no create or update carries them (their JSON names are not in the spec's
+// SubscriptionCreate), so the content key leaves them out.
+var serverManagedFields = func() []string {
+	var names []string
+	typ := reflect.TypeFor[Subscription]()
+	for i, name := range jsonNames[Subscription]() {
+		if slices.Contains(serverManaged, name) {
+			names = append(names, typ.Field(i).Name)
+		}
+	}
+	return names
+}()
 
 // setOther sets v, a field of one of the subscription structs, to a value other than the one
 // it holds; false for a kind it does not know.

@@ -3,6 +3,7 @@ package client_test
 import (
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -381,7 +382,7 @@ func TestMockListInvalidSort(t *testing.T) {
 		opts client.ListOptions
 		msg  string
 	}{
-		{"unknown sortBy", client.ListOptions{SortBy: "colour"}, `Invalid sortBy "colour". Supported values are: subscriptionId, eventName, destinationType, logLevel, accountId, destinationEmail, eventStreamsEnvironment, eventStreamsEnvironmentName, eventStreamsTopic, enabled, createdDate, lastUpdatedDate, createdBy, lastUpdatedUserId`},
+		{"unknown sortBy", client.ListOptions{SortBy: "colour"}, `Invalid sortBy "colour". Supported values are: ` + strings.Join(mockJSONNames(), ", ")},
 		{"unknown sortDirection", client.ListOptions{SortBy: "eventName", SortDirection: "UP"}, `Invalid sortDirection "UP". Supported values are: ASC, DESC`},
 	}
 	for _, tt := range tests {
@@ -394,4 +395,15 @@ func TestMockListInvalidSort(t *testing.T) {
 			e.wantCount(http.MethodGet, mockserver.RouteSubscriptions, 1)
 		})
 	}
+}
+
+// mockJSONNames are the JSON names of the mock's Subscription, in its order: the sortBy values it
+// accepts.
+func mockJSONNames() []string {
+	typ := reflect.TypeFor[mockserver.Subscription]()
+	names := make([]string, typ.NumField())
+	for i := range typ.NumField() {
+		names[i], _, _ = strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+	}
+	return names
 }

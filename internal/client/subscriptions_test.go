@@ -105,12 +105,11 @@ func TestOperationsWire(t *testing.T) {
 				return c.ReplaceSubscriptions(ctx, "acc-1", []SubscriptionInput{inFull, inMin})
 			},
 			method: http.MethodPut, path: subPath,
-			reqBody:  `{"subscriptions":[` + inFullJSON + `,` + inMinJSON + `]}`,
-			status:   201,
-			respBody: `{"subscriptions":[` + fullSubscriptionJSON + `]}`,
-			want:     []Subscription{full},
-			wantAbsent: []string{"subscriptionId", "accountId", "createdDate", "lastUpdatedDate", "createdBy",
-				"lastUpdatedUserId", "destinationEmail"},
+			reqBody:    `{"subscriptions":[` + inFullJSON + `,` + inMinJSON + `]}`,
+			status:     201,
+			respBody:   `{"subscriptions":[` + fullSubscriptionJSON + `]}`,
+			want:       []Subscription{full},
+			wantAbsent: serverManaged,
 		},
 		{
 			name: "2 replace subscriptions (204, none)",

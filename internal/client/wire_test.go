@@ -3,23 +3,60 @@ package client
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
-// serverManaged are the fields the spec says are not accepted on input.
-var serverManaged = []string{"subscriptionId", "accountId", "createdDate", "lastUpdatedDate", "createdBy", "lastUpdatedUserId"}
+// serverManaged are the members of the spec's Subscription that no input carries.
+var serverManaged = specNonInputs()
 
-// TestSubscriptionCreateHasNoServerFields checks the type itself, not just one value.
-func TestSubscriptionCreateHasNoServerFields(t *testing.T) {
-	typ := reflect.TypeOf(SubscriptionInput{})
+// specNonInputs are the members of the spec's Subscription that are not in its
+// SubscriptionCreate (testsupport.SpecSubscription).
+func specNonInputs() []string {
 	var names []string
-	for i := 0; i < typ.NumField(); i++ {
-		names = append(names, strings.Split(typ.Field(i).Tag.Get("json"), ",")[0])
+	for _, m := range testsupport.SpecSubscription {
+		if !m.Input {
+			names = append(names, m.Name)
+		}
 	}
-	want := []string{"eventName", "destinationType", "logLevel", "eventStreamsEnvironment", "eventStreamsEnvironmentName", "eventStreamsTopic", "enabled"}
-	if !reflect.DeepEqual(names, want) {
-		t.Errorf("SubscriptionCreate fields %v, want %v", names, want)
+	return names
+}
+
+// jsonNames are the JSON names of the fields of the struct type T, in field order.
+func jsonNames[T any]() []string {
+	typ := reflect.TypeFor[T]()
+	names := make([]string, typ.NumField())
+	for i := range typ.NumField() {
+		names[i], _, _ = strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+	}
+	return names
+}
+
+// TestSubscriptionCreateHasNoServerFields checks the types themselves, not just one value,
+// against the spec's members (testsupport.SpecSubscription, the tests' one pin on the wire
+// names): SubscriptionInput has the JSON names of SubscriptionCreate, Subscription those of
+// Subscription. A misspelt JSON name fails here, naming it.
+func TestSubscriptionCreateHasNoServerFields(t *testing.T) {
+	for _, tc := range []struct {
+		typ       string
+		got, want []string
+	}{
+		{"SubscriptionInput", jsonNames[SubscriptionInput](), testsupport.SpecNames(true)},
+		{"Subscription", jsonNames[Subscription](), testsupport.SpecNames(false)},
+	} {
+		for _, name := range tc.want {
+			if !slices.Contains(tc.got, name) {
+				t.Errorf("%s (subscription.go) has no field with JSON name %q, which the spec's member has", tc.typ, name)
+			}
+		}
+		for _, name := range tc.got {
+			if !slices.Contains(tc.want, name) {
+				t.Errorf("%s (subscription.go) has JSON name %q, which the spec (testsupport.SpecSubscription) does not", tc.typ, name)
+			}
+		}
 	}
 }
 

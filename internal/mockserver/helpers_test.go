@@ -15,26 +15,14 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/testsupport"
 )
 
-// The wire types below are written from the service spec, independently
-// of the package's own, and decoded strictly: a JSON name the server gets
-// wrong fails the tests.
+// The wire types below are written from the service spec, independently of the package's
+// own, and decoded strictly: a JSON name the server gets wrong fails the tests. A subscription
+// is the exception: its members are checked against the spec's list, the tests' one pin on a
+// subscription's wire names (testsupport.SpecSubscription, TestSpecMembers), so that a new
+// field is written down once.
 
-type wireSubscription struct {
-	SubscriptionID              string `json:"subscriptionId"`
-	EventName                   string `json:"eventName"`
-	DestinationType             string `json:"destinationType"`
-	LogLevel                    string `json:"logLevel"`
-	AccountID                   string `json:"accountId"`
-	DestinationEmail            string `json:"destinationEmail"`
-	EventStreamsEnvironment     string `json:"eventStreamsEnvironment"`
-	EventStreamsEnvironmentName string `json:"eventStreamsEnvironmentName"`
-	EventStreamsTopic           string `json:"eventStreamsTopic"`
-	Enabled                     bool   `json:"enabled"`
-	CreatedDate                 int64  `json:"createdDate"`
-	LastUpdatedDate             int64  `json:"lastUpdatedDate"`
-	CreatedBy                   string `json:"createdBy"`
-	LastUpdatedUserID           string `json:"lastUpdatedUserId"`
-}
+// wireSubscription is a subscription as the server answers it.
+type wireSubscription = mockserver.Subscription
 
 type wirePage struct {
 	PageNumber       int32 `json:"pageNumber"`
@@ -247,9 +235,10 @@ func subsPath(account string) string {
 	return "/rest/v1/accounts/" + account + "/subscriptions"
 }
 
-// validItem is a valid SubscriptionCreate.
+// validItem is a valid SubscriptionCreate with every string member of the spec's
+// SubscriptionCreate set (enabled is left to its default).
 func validItem() map[string]any {
-	return map[string]any{
+	item := map[string]any{
 		"eventName":                   "ATOM.STATUS",
 		"destinationType":             "EVENT_STREAMS",
 		"logLevel":                    "ERROR",
@@ -257,6 +246,12 @@ func validItem() map[string]any {
 		"eventStreamsEnvironmentName": "Production",
 		"eventStreamsTopic":           "alerts",
 	}
+	for name, v := range everyInput() {
+		if _, set := item[name]; !set && name != "enabled" {
+			item[name] = v
+		}
+	}
+	return item
 }
 
 // withFields returns a copy of validItem with changes (nil deletes).

@@ -121,46 +121,27 @@ const (
 	shapeBulkItem
 )
 
-// stringField is a client-settable string field of a subscription: its JSON name, the rule its
-// value follows with the message that rejects it (valid nil: any string), and where it is kept.
-type stringField struct {
-	name  string
-	valid func(string) bool
-	msg   string
-	dst   func(*Subscription) *string
-}
-
-// stringFields are the client-settable string fields of shape: the required ones first, in the
-// spec's order of their messages, then the optional ones.
-func stringFields(shape inputShape) []stringField {
-	fields := []stringField{
-		{"eventName", validEventName, msgInvalidEventName, func(s *Subscription) *string { return &s.EventName }},
-		{"destinationType", validDestinationType, msgInvalidDestType, func(s *Subscription) *string { return &s.DestinationType }},
-		{"logLevel", validLogLevel, msgInvalidLogLevel, func(s *Subscription) *string { return &s.LogLevel }},
-	}
-	if shape == shapeBulkItem {
-		fields = append(fields, stringField{name: "destinationEmail", dst: func(s *Subscription) *string { return &s.DestinationEmail }})
-	}
-	return append(fields,
-		stringField{name: "eventStreamsEnvironment", dst: func(s *Subscription) *string { return &s.EventStreamsEnvironment }},
-		stringField{name: "eventStreamsEnvironmentName", dst: func(s *Subscription) *string { return &s.EventStreamsEnvironmentName }},
-		stringField{name: "eventStreamsTopic", dst: func(s *Subscription) *string { return &s.EventStreamsTopic }},
-	)
-}
-
-// knownFields are the members an input of shape may carry: its client-settable fields, enabled,
-// and the server-managed fields (rejected or checked by the caller, never unknown).
+// knownFields are the members an input of shape may carry: its client-settable fields and the
+// server-managed fields (rejected or checked by the caller, never unknown).
 func knownFields(shape inputShape) []string {
 	var names []string
-	for _, f := range stringFields(shape) {
-		names = append(names, f.name)
+	for _, f := range subscriptionFields() {
+		if f.settable(shape) || f.role == managed {
+			names = append(names, f.name)
+		}
 	}
-	return append(append(names, "enabled"), managedFields()...)
+	return names
 }
 
 // managedFields are the server-managed fields of a Subscription.
 func managedFields() []string {
-	return []string{"subscriptionId", "accountId", "createdDate", "lastUpdatedDate", "createdBy", "lastUpdatedUserId"}
+	var names []string
+	for _, f := range subscriptionFields() {
+		if f.role == managed {
+			names = append(names, f.name)
+		}
+	}
+	return names
 }
 
 func validEventName(v string) bool       { return strings.TrimSpace(v) != "" }
@@ -168,34 +149,20 @@ func validDestinationType(v string) bool { return v == "EVENT_STREAMS" || v == "
 func validLogLevel(v string) bool        { return v == "INFO" || v == "WARNING" || v == "ERROR" }
 
 // readFields sets the client-settable fields o carries on sub, and returns the messages that
-// reject o's values: the spec's "Must provide a valid ..." ones first, in the spec's order, then
-// type errors of the optional fields and of enabled. A field o does not carry (or carries as
-// null) keeps sub's value; a required one is then rejected in shapeCreate.
+// reject o's values: the spec's "Must provide a valid ..." ones of the required fields first,
+// then type errors of the others, each in field order. A field o does not carry (or carries
+// as null) keeps sub's value; a required one is then rejected in shapeCreate.
 func readFields(o object, sub *Subscription, shape inputShape) []string {
 	var msgs []string
-	for _, f := range stringFields(shape) {
-		v, present, ok := o.str(f.name)
-		switch {
-		case !ok:
-			if f.valid != nil {
-				msgs = append(msgs, f.msg)
-			} else {
-				msgs = append(msgs, "Invalid value for "+f.name+": must be a string")
+	for _, requiredPass := range []bool{true, false} {
+		for _, f := range subscriptionFields() {
+			if !f.settable(shape) || (f.role == required) != requiredPass {
+				continue
 			}
-		case !present:
-			if f.valid != nil && shape == shapeCreate {
-				msgs = append(msgs, f.msg)
+			if msg := f.read(o, sub, shape); msg != "" {
+				msgs = append(msgs, msg)
 			}
-		case f.valid != nil && !f.valid(v):
-			msgs = append(msgs, f.msg)
-		default:
-			*f.dst(sub) = v
 		}
-	}
-	if v, present, ok := o.boolean("enabled"); !ok {
-		msgs = append(msgs, "Invalid value for enabled: must be a boolean")
-	} else if present {
-		sub.Enabled = v
 	}
 	return msgs
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ import (
 func seed(s *mockserver.Server, account string, n int) []mockserver.Subscription {
 	levels := []string{"INFO", "WARNING", "ERROR"}
 	for i := range n {
-		s.PutSubscription(account, mockserver.Subscription{
+		sub := mockserver.Subscription{
 			EventName:         fmt.Sprintf("EVENT.%02d", (i*7)%n),
 			DestinationType:   "EVENT_STREAMS",
 			LogLevel:          levels[i%3],
@@ -27,7 +28,15 @@ func seed(s *mockserver.Server, account string, n int) []mockserver.Subscription
 			LastUpdatedDate:   int64(1_700_000_000_000 + (n-i)*10),
 			CreatedBy:         "seed",
 			LastUpdatedUserID: "seed",
-		})
+		}
+		// Every other text field (the ids aside, which PutSubscription assigns) varies too.
+		v := reflect.ValueOf(&sub).Elem()
+		for j, name := range jsonNames[mockserver.Subscription]() {
+			if f := v.Field(j); f.Kind() == reflect.String && f.String() == "" && name != "subscriptionId" && name != "accountId" {
+				f.SetString(fmt.Sprintf("%s-%d", name, (i*3)%7))
+			}
+		}
+		s.PutSubscription(account, sub)
 	}
 	return s.Subscriptions(account)
 }
@@ -95,29 +104,29 @@ func TestListPageSizeConfig(t *testing.T) {
 	}
 }
 
-// sortKey returns the comparison of the field named by the spec, for
-// checking the server's order independently.
+// sortKey returns the comparison of the member with the JSON name field, read from the
+// struct by reflection, for checking the server's order independently of its field table.
 func sortKey(field string) func(a, b mockserver.Subscription) int {
+	index := slices.Index(jsonNames[mockserver.Subscription](), field)
 	return func(a, b mockserver.Subscription) int {
 		var c int
-		switch field {
-		case "eventName":
-			c = strings.Compare(a.EventName, b.EventName)
-		case "logLevel":
-			c = strings.Compare(a.LogLevel, b.LogLevel)
-		case "eventStreamsTopic":
-			c = strings.Compare(a.EventStreamsTopic, b.EventStreamsTopic)
-		case "enabled":
-			c = cmp.Compare(fmt.Sprint(a.Enabled), fmt.Sprint(b.Enabled)) // "false" < "true"
-		case "lastUpdatedDate":
-			c = cmp.Compare(a.LastUpdatedDate, b.LastUpdatedDate)
-		case "subscriptionId":
-			c = strings.Compare(a.SubscriptionID, b.SubscriptionID)
+		if index >= 0 {
+			x, y := reflect.ValueOf(a).Field(index), reflect.ValueOf(b).Field(index)
+			switch x.Kind() {
+			case reflect.Bool:
+				c = cmp.Compare(fmt.Sprint(x.Bool()), fmt.Sprint(y.Bool())) // "false" < "true"
+			case reflect.Int64:
+				c = cmp.Compare(x.Int(), y.Int())
+			default:
+				c = strings.Compare(x.String(), y.String())
+			}
 		}
 		return cmp.Or(c, cmp.Compare(a.CreatedDate, b.CreatedDate), strings.Compare(a.SubscriptionID, b.SubscriptionID))
 	}
 }
 
+// TestListSorting pages through the list sorted by every member of a subscription, both ways,
+// and by default.
 func TestListSorting(t *testing.T) {
 	e := newEnv(t, mockserver.Config{})
 	token := e.jwt(testAccount)
@@ -125,10 +134,10 @@ func TestListSorting(t *testing.T) {
 	tests := []struct {
 		sortBy, direction string
 	}{
-		{"", ""}, {"", "DESC"}, {"createdDate", "ASC"}, {"createdDate", "desc"},
-		{"eventName", ""}, {"eventName", "DESC"}, {"logLevel", "ASC"}, {"logLevel", "DESC"},
-		{"enabled", "ASC"}, {"enabled", "DESC"}, {"lastUpdatedDate", "asc"}, {"eventStreamsTopic", "DESC"},
-		{"subscriptionId", "ASC"}, {"subscriptionId", "DESC"},
+		{"", ""}, {"", "DESC"}, {"createdDate", "desc"}, {"eventName", ""}, {"lastUpdatedDate", "asc"},
+	}
+	for _, name := range jsonNames[mockserver.Subscription]() {
+		tests = append(tests, struct{ sortBy, direction string }{name, "ASC"}, struct{ sortBy, direction string }{name, "DESC"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.sortBy+" "+tt.direction, func(t *testing.T) {
@@ -208,8 +217,7 @@ func TestListQueryValidation(t *testing.T) {
 	e := newEnv(t, mockserver.Config{})
 	token := e.jwt(testAccount)
 	seed(e.srv, testAccount, 3)
-	fields := "subscriptionId, eventName, destinationType, logLevel, accountId, destinationEmail, eventStreamsEnvironment, " +
-		"eventStreamsEnvironmentName, eventStreamsTopic, enabled, createdDate, lastUpdatedDate, createdBy, lastUpdatedUserId"
+	fields := strings.Join(jsonNames[mockserver.Subscription](), ", ")
 	tests := []struct {
 		query, want string
 	}{

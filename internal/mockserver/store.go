@@ -85,18 +85,24 @@ func (a *account) sortedBy(field string) []*Subscription {
 	if s, ok := a.sorted[field]; ok {
 		return s
 	}
-	byField, _ := sortComparator(field)
-	out := make([]*Subscription, 0, len(a.subs))
+	key, _ := sortComparator(field)
+	// Each subscription's key is read once: reading it costs more than comparing it.
+	keyed := make([]sortItem, 0, len(a.subs))
 	for _, sub := range a.subs {
-		out = append(out, sub)
+		keyed = append(keyed, sortItem{key: key(sub), sub: sub})
 	}
-	slices.SortFunc(out, func(x, y *Subscription) int {
+	slices.SortFunc(keyed, func(x, y sortItem) int {
 		return cmp.Or(
-			byField(x, y),
-			cmp.Compare(x.CreatedDate, y.CreatedDate),
-			strings.Compare(x.SubscriptionID, y.SubscriptionID),
+			strings.Compare(x.key.text, y.key.text),
+			cmp.Compare(x.key.number, y.key.number),
+			cmp.Compare(x.sub.CreatedDate, y.sub.CreatedDate),
+			strings.Compare(x.sub.SubscriptionID, y.sub.SubscriptionID),
 		)
 	})
+	out := make([]*Subscription, len(keyed))
+	for i, k := range keyed {
+		out[i] = k.sub
+	}
 	if a.sorted == nil {
 		a.sorted = make(map[string][]*Subscription)
 	}
@@ -104,59 +110,35 @@ func (a *account) sortedBy(field string) []*Subscription {
 	return out
 }
 
-// sortComparator returns the comparison of a sortBy value: any JSON name
-// of Subscription, or "" for the default order (createdDate, then
-// subscriptionId).
-func sortComparator(field string) (func(x, y *Subscription) int, bool) {
-	str := func(get func(*Subscription) string) func(x, y *Subscription) int {
-		return func(x, y *Subscription) int { return strings.Compare(get(x), get(y)) }
+// sortItem is a subscription with its sort key.
+type sortItem struct {
+	key sortKey
+	sub *Subscription
+}
+
+// sortComparator returns the sort key of a sortBy value: any JSON name
+// of Subscription (its fields, the mock's table of members: fields.go), or
+// "" for the default order (createdDate, then subscriptionId).
+func sortComparator(name string) (func(*Subscription) sortKey, bool) {
+	if name == "" {
+		return func(*Subscription) sortKey { return sortKey{} }, true
 	}
-	num := func(get func(*Subscription) int64) func(x, y *Subscription) int {
-		return func(x, y *Subscription) int { return cmp.Compare(get(x), get(y)) }
-	}
-	switch field {
-	case "":
-		return func(*Subscription, *Subscription) int { return 0 }, true
-	case "subscriptionId":
-		return str(func(s *Subscription) string { return s.SubscriptionID }), true
-	case "eventName":
-		return str(func(s *Subscription) string { return s.EventName }), true
-	case "destinationType":
-		return str(func(s *Subscription) string { return s.DestinationType }), true
-	case "logLevel":
-		return str(func(s *Subscription) string { return s.LogLevel }), true
-	case "accountId":
-		return str(func(s *Subscription) string { return s.AccountID }), true
-	case "destinationEmail":
-		return str(func(s *Subscription) string { return s.DestinationEmail }), true
-	case "eventStreamsEnvironment":
-		return str(func(s *Subscription) string { return s.EventStreamsEnvironment }), true
-	case "eventStreamsEnvironmentName":
-		return str(func(s *Subscription) string { return s.EventStreamsEnvironmentName }), true
-	case "eventStreamsTopic":
-		return str(func(s *Subscription) string { return s.EventStreamsTopic }), true
-	case "enabled":
-		return func(x, y *Subscription) int { return cmp.Compare(boolInt(x.Enabled), boolInt(y.Enabled)) }, true
-	case "createdDate":
-		return num(func(s *Subscription) int64 { return s.CreatedDate }), true
-	case "lastUpdatedDate":
-		return num(func(s *Subscription) int64 { return s.LastUpdatedDate }), true
-	case "createdBy":
-		return str(func(s *Subscription) string { return s.CreatedBy }), true
-	case "lastUpdatedUserId":
-		return str(func(s *Subscription) string { return s.LastUpdatedUserID }), true
+	for _, f := range subscriptionFields() {
+		if f.name == name {
+			return f.sortKey, true
+		}
 	}
 	return nil, false
 }
 
-// sortFields lists the accepted sortBy values, for error messages.
+// sortFields lists the accepted sortBy values, for error messages: every
+// member of Subscription, in field order.
 func sortFields() []string {
-	return []string{
-		"subscriptionId", "eventName", "destinationType", "logLevel", "accountId",
-		"destinationEmail", "eventStreamsEnvironment", "eventStreamsEnvironmentName",
-		"eventStreamsTopic", "enabled", "createdDate", "lastUpdatedDate", "createdBy",
-		"lastUpdatedUserId",
+	var names []string
+	for _, f := range subscriptionFields() {
+		names = append(names, f.name)
 	}
+	return names
 }
 
 func boolInt(b bool) int {

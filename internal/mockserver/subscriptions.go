@@ -144,10 +144,11 @@ func newSubscription(accountID, username string, in Subscription, now int64) *Su
 
 // applyInput sets the fields of a SubscriptionCreate on sub from in (parseCreate's value).
 func applyInput(sub *Subscription, in Subscription, username string, now int64) {
-	for _, f := range stringFields(shapeCreate) {
-		*f.dst(sub) = *f.dst(&in)
+	for _, f := range subscriptionFields() {
+		if f.settable(shapeCreate) {
+			f.value(sub).Set(f.value(&in))
+		}
 	}
-	sub.Enabled = in.Enabled
 	touch(sub, username, now)
 }
 

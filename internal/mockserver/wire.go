@@ -4,21 +4,25 @@ package mockserver
 // "Subscription (returned by the service)"). The JSON names are the spec's.
 // Optional destination fields are omitted when empty; every other field is
 // always present in responses.
+//
+// Its fields are the mock's one table of a subscription's members: each one's
+// role tag says what a client may do with it (fieldRole, fields.go), and the
+// input validation and the list's sortBy values derive from them.
 type Subscription struct {
-	SubscriptionID              string `json:"subscriptionId"`
-	EventName                   string `json:"eventName"`
-	DestinationType             string `json:"destinationType"`
-	LogLevel                    string `json:"logLevel"`
-	AccountID                   string `json:"accountId"`
-	DestinationEmail            string `json:"destinationEmail,omitempty"`
-	EventStreamsEnvironment     string `json:"eventStreamsEnvironment,omitempty"`
-	EventStreamsEnvironmentName string `json:"eventStreamsEnvironmentName,omitempty"`
-	EventStreamsTopic           string `json:"eventStreamsTopic,omitempty"`
-	Enabled                     bool   `json:"enabled"`
-	CreatedDate                 int64  `json:"createdDate"`
-	LastUpdatedDate             int64  `json:"lastUpdatedDate"`
-	CreatedBy                   string `json:"createdBy"`
-	LastUpdatedUserID           string `json:"lastUpdatedUserId"`
+	SubscriptionID              string `json:"subscriptionId" role:"managed"`
+	EventName                   string `json:"eventName" role:"required"`
+	DestinationType             string `json:"destinationType" role:"required"`
+	LogLevel                    string `json:"logLevel" role:"required"`
+	AccountID                   string `json:"accountId" role:"managed"`
+	DestinationEmail            string `json:"destinationEmail,omitempty" role:"bulk"`
+	EventStreamsEnvironment     string `json:"eventStreamsEnvironment,omitempty" role:"optional"`
+	EventStreamsEnvironmentName string `json:"eventStreamsEnvironmentName,omitempty" role:"optional"`
+	EventStreamsTopic           string `json:"eventStreamsTopic,omitempty" role:"optional"`
+	Enabled                     bool   `json:"enabled" role:"optional"`
+	CreatedDate                 int64  `json:"createdDate" role:"managed"`
+	LastUpdatedDate             int64  `json:"lastUpdatedDate" role:"managed"`
+	CreatedBy                   string `json:"createdBy" role:"managed"`
+	LastUpdatedUserID           string `json:"lastUpdatedUserId" role:"managed"`
 }
 
 // subscriptionWrapper is the spec's SubscriptionWrapper as the list,

@@ -206,6 +206,9 @@ func seedKinds(m *testMock) []mockserver.Subscription {
 		{EventName: "queue.depth", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", Enabled: false},
 		{EventName: "Atom.Status", DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "atoms-info", Enabled: true},
 	} {
+		if i == 0 {
+			fillInputs(&s, i) // the first has every input set
+		}
 		s.SubscriptionID = fmt.Sprintf("00000000-0000-4000-8000-%012d", i+1)
 		s.CreatedBy, s.LastUpdatedUserID = testUser, testUser
 		s.CreatedDate, s.LastUpdatedDate = int64(1_700_000_000_000+i), int64(1_700_000_100_000+i)
@@ -214,19 +217,17 @@ func seedKinds(m *testMock) []mockserver.Subscription {
 	return subs
 }
 
-// stateEntry is a subscription as an entry of the state holds it.
+// stateEntry is a subscription as an entry of the state holds it: its id and every input
+// (inputsOf), an empty string null.
 func stateEntry(s mockserver.Subscription) map[string]any {
-	optional := func(v string) any {
+	e := map[string]any{"id": s.SubscriptionID}
+	for name, v := range inputsOf(s) {
 		if v == "" {
-			return nil
+			v = nil
 		}
-		return v
+		e[name] = v
 	}
-	return map[string]any{
-		"id": s.SubscriptionID, "event_name": s.EventName, "destination_type": s.DestinationType, "log_level": s.LogLevel,
-		"event_streams_environment_id": optional(s.EventStreamsEnvironment), "event_streams_environment_name": optional(s.EventStreamsEnvironmentName),
-		"event_streams_topic": optional(s.EventStreamsTopic), "enabled": s.Enabled,
-	}
+	return e
 }
 
 // configEntry is a subscription as the configuration sets it: the state entry without what

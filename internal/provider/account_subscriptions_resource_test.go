@@ -225,7 +225,7 @@ func (m *testMock) expectStateAgreedWithService() plancheck.PlanCheck {
 }
 
 // seedAccount puts n subscriptions of varied content into the mock and
-// returns them.
+// returns them: every fifth has every input set (fillInputs).
 func seedAccount(m *testMock, n int) []mockserver.Subscription {
 	levels := []string{"INFO", "WARNING", "ERROR"}
 	out := make([]mockserver.Subscription, n)
@@ -234,6 +234,7 @@ func seedAccount(m *testMock, n int) []mockserver.Subscription {
 			EventStreamsTopic: fmt.Sprintf("topic-%d", i), Enabled: i%4 != 0, CreatedBy: "someone@example.com"}
 		if i%5 == 0 {
 			s.EventStreamsEnvironment, s.EventStreamsEnvironmentName = "env-1", "Production"
+			fillInputs(&s, i)
 		}
 		out[i] = m.PutSubscription(testAccount, s)
 	}
@@ -241,18 +242,12 @@ func seedAccount(m *testMock, n int) []mockserver.Subscription {
 }
 
 // configFor renders a configuration that holds the seeded subscriptions,
-// keyed by id as an import keys them.
+// keyed by id as an import keys them, each with every input it has (entryHCL).
 func configFor(seeded []mockserver.Subscription) string {
 	var b strings.Builder
 	b.WriteString("resource \"eventnotify_account_subscriptions\" \"all\" {\n  subscriptions = {\n")
 	for _, s := range seeded {
-		fmt.Fprintf(&b, "    %q = {\n      event_name = %q\n      destination_type = %q\n      log_level = %q\n      event_streams_topic = %q\n      enabled = %t\n",
-			s.SubscriptionID, s.EventName, s.DestinationType, s.LogLevel, s.EventStreamsTopic, s.Enabled)
-		if s.EventStreamsEnvironment != "" {
-			fmt.Fprintf(&b, "      event_streams_environment_id = %q\n      event_streams_environment_name = %q\n",
-				s.EventStreamsEnvironment, s.EventStreamsEnvironmentName)
-		}
-		b.WriteString("    }\n")
+		fmt.Fprintf(&b, "    %q = {\n%s    }\n", s.SubscriptionID, entryHCL(s, "      "))
 	}
 	b.WriteString("  }\n}\n")
 	return b.String()

@@ -66,8 +66,7 @@ func TestAccAccountSubscriptions_upgradeFromV0(t *testing.T) {
 	if block, ok := upgradedAttrs[timeoutsAttribute]; !ok || block != nil {
 		t.Errorf("the upgraded state's timeouts block is %v (present: %t), want null", block, ok)
 	}
-	want := []string{"destination_type", "enabled", "event_name", "event_streams_environment_id", "event_streams_environment_name",
-		"event_streams_topic", "id", "log_level"}
+	want := slices.Sorted(maps.Keys(accountEntryAttributes()))
 	if upgradedVersion != accountSchemaVersion {
 		t.Errorf("schema version %d after the refresh, want %d", upgradedVersion, accountSchemaVersion)
 	}

@@ -7,14 +7,17 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
-// seedExistingSubscriptions gives the mock subscriptions made outside Terraform.
+// seedExistingSubscriptions gives the mock subscriptions made outside Terraform, every input
+// set (fillInputs): a guide that leaves an input out plans a change, or loses it.
 func seedExistingSubscriptions(m *testMock) []mockserver.Subscription {
 	var subs []mockserver.Subscription
 	for i, e := range []string{"ATOM.STATUS", "PROCESS.EXECUTION", "ENVIRONMENT.ALERT", "ATOM.STATUS"} {
-		subs = append(subs, m.PutSubscription(testAccount, mockserver.Subscription{
+		s := mockserver.Subscription{
 			EventName: e, DestinationType: "EVENT_STREAMS", LogLevel: []string{"INFO", "WARNING", "ERROR"}[i%3],
 			EventStreamsEnvironment: "env-1", EventStreamsTopic: "topic-" + e, Enabled: i != 3,
-		}))
+		}
+		fillInputs(&s, i)
+		subs = append(subs, m.PutSubscription(testAccount, s))
 	}
 	return subs
 }

@@ -17,9 +17,8 @@ func TestAccSubscriptionDataSource(t *testing.T) {
 	m := newTestMock(t)
 	const dsAddr = "data.eventnotify_subscription.test"
 	var checks []statecheck.StateCheck
-	for _, attr := range []string{"id", "account_id", "event_name", "destination_type", "log_level", "event_streams_environment_id",
-		"event_streams_environment_name", "event_streams_topic", "enabled", "created_date", "last_updated_date", "created_by", "last_updated_by"} {
-		checks = append(checks, statecheck.CompareValuePairs(subAddr, tfjsonpath.New(attr), dsAddr, tfjsonpath.New(attr), compare.ValuesSame()))
+	for _, a := range subscriptionAttributes() {
+		checks = append(checks, statecheck.CompareValuePairs(subAddr, tfjsonpath.New(a.name), dsAddr, tfjsonpath.New(a.name), compare.ValuesSame()))
 	}
 	checks = append(checks, statecheck.ExpectKnownValue(dsAddr, tfjsonpath.New("event_streams_topic"), knownvalue.StringExact("alerts")))
 	resource.ParallelTest(t, resource.TestCase{

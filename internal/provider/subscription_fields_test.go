@@ -84,6 +84,10 @@ func TestSubscriptionFields(t *testing.T) {
 		if f.attr.api != "" && f.api == nil {
 			t.Errorf("attribute %s of %s names client.Subscription.%s, which does not exist", f.attr.name, tablePlace, f.attr.api)
 		}
+		if f.isInput() && f.attr.api != "" && f.input == nil {
+			t.Errorf("input attribute %s of %s names client.SubscriptionInput.%s, which does not exist: the request body "+
+				"would never carry it (add the field to SubscriptionInput, internal/client/subscription.go)", f.attr.name, tablePlace, f.attr.api)
+		}
 	}
 	for _, name := range entryFieldNames() {
 		if !names[name] {

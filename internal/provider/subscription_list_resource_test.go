@@ -27,11 +27,13 @@ const listTypeName = "eventnotify_subscription"
 // another account one, and returns testAccount's in the order the list resource streams them
 // (event name without regard to case, then id).
 func seedListSubscriptions(m *testMock) []mockserver.Subscription {
+	full := mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000003",
+		EventName: "PROCESS.EXECUTION", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR",
+		EventStreamsEnvironment: "env-1", EventStreamsEnvironmentName: "Production", EventStreamsTopic: "process-alerts",
+		Enabled: true, CreatedBy: "ops@example.com", LastUpdatedUserID: "ops@example.com"}
+	fillInputs(&full, 3) // every input set
 	subs := []mockserver.Subscription{
-		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000003",
-			EventName: "PROCESS.EXECUTION", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR",
-			EventStreamsEnvironment: "env-1", EventStreamsEnvironmentName: "Production", EventStreamsTopic: "process-alerts",
-			Enabled: true, CreatedBy: "ops@example.com", LastUpdatedUserID: "ops@example.com"}),
+		m.PutSubscription(testAccount, full),
 		m.PutSubscription(testAccount, mockserver.Subscription{SubscriptionID: "00000000-0000-4000-8000-000000000002",
 			EventName: "atom.status", DestinationType: "EVENT_STREAMS", LogLevel: "WARNING",
 			EventStreamsEnvironment: "env-2", EventStreamsTopic: "platform-events", Enabled: true}),
@@ -160,25 +162,10 @@ func TestListResource_includeResource(t *testing.T) {
 	if len(results) != len(seeded) {
 		t.Fatalf("%d results, want %d", len(results), len(seeded))
 	}
-	optional := func(v string) any {
-		if v == "" {
-			return nil
-		}
-		return v
-	}
 	for i, r := range results {
-		sub := seeded[i]
-		want := map[string]any{
-			"id": sub.SubscriptionID, "account_id": testAccount, "event_name": sub.EventName,
-			"destination_type": sub.DestinationType, "log_level": sub.LogLevel,
-			"event_streams_environment_id":   optional(sub.EventStreamsEnvironment),
-			"event_streams_environment_name": optional(sub.EventStreamsEnvironmentName),
-			"event_streams_topic":            optional(sub.EventStreamsTopic),
-			"enabled":                        sub.Enabled, "destination_email": optional(sub.DestinationEmail),
-			"created_date": sub.CreatedDate, "last_updated_date": sub.LastUpdatedDate,
-			"created_by": optional(sub.CreatedBy), "last_updated_by": optional(sub.LastUpdatedUserID),
-			"timeouts": nil, // no block, as after an import
-		}
+		want := attributesOf(seeded[i]) // every attribute as the service reports it
+		want["account_id"] = testAccount
+		want["timeouts"] = nil // no block, as after an import
 		if fmt.Sprint(r.resource) != fmt.Sprint(want) {
 			t.Errorf("result %d: resource\n got %v\nwant %v", i, r.resource, want)
 		}

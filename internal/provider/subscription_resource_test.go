@@ -20,14 +20,11 @@ import (
 
 const subAddr = "eventnotify_subscription.test"
 
+// The arguments of the test subscription (every_field_test.go): the required ones, and every
+// input set to a value other than its default.
 var (
-	minimalArgs = []string{`event_name = "ATOM.STATUS"`, `destination_type = "EVENT_STREAMS"`, `log_level = "ERROR"`}
-	fullArgs    = append(append([]string{}, minimalArgs...),
-		`event_streams_environment_id = "env-1"`,
-		`event_streams_environment_name = "Production"`,
-		`event_streams_topic = "alerts"`,
-		`enabled = false`,
-	)
+	minimalArgs = argLines(true)
+	fullArgs    = argLines(false)
 )
 
 // TestAccSubscriptionResource_lifecycle creates a subscription with only the
@@ -69,13 +66,10 @@ func TestAccSubscriptionResource_lifecycle(t *testing.T) {
 					plancheck.ExpectUnknownValue(subAddr, tfjsonpath.New("last_updated_date")),
 					plancheck.ExpectKnownValue(subAddr, tfjsonpath.New("created_date"), knownvalue.NotNull()),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{
+				ConfigStateChecks: append([]statecheck.StateCheck{
 					sameID.AddStateValue(subAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_id"), knownvalue.StringExact("env-1")),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_name"), knownvalue.StringExact("Production")),
 					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.StringExact("alerts")),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-				},
+				}, everyInputIs(subAddr, true)...),
 				Check: m.checkMockHolds(testAccount, 1),
 			},
 			{
@@ -101,13 +95,9 @@ func TestAccSubscriptionResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(subAddr, plancheck.ResourceActionUpdate),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{
+				ConfigStateChecks: append([]statecheck.StateCheck{
 					sameID.AddStateValue(subAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_id"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_environment_name"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("event_streams_topic"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(subAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
-				},
+				}, everyInputIs(subAddr, false)...),
 			},
 		},
 	})
@@ -116,14 +106,9 @@ func TestAccSubscriptionResource_lifecycle(t *testing.T) {
 // TestAccSubscriptionResource_updateInPlace changes each updatable argument on
 // its own and checks the change is one in-place update of the same subscription.
 func TestAccSubscriptionResource_updateInPlace(t *testing.T) {
-	cases := []struct{ name, before, after string }{
-		{"event_name", `event_name = "ATOM.STATUS"`, `event_name = "PROCESS.EXECUTION"`},
-		{"destination_type", `destination_type = "EVENT_STREAMS"`, `destination_type = "EMAIL"`},
-		{"log_level", `log_level = "ERROR"`, `log_level = "INFO"`},
-		{"event_streams_environment_id", `event_streams_environment_id = "env-1"`, `event_streams_environment_id = "env-2"`},
-		{"event_streams_environment_name", `event_streams_environment_name = "Production"`, `event_streams_environment_name = "Staging"`},
-		{"event_streams_topic", `event_streams_topic = "alerts"`, `event_streams_topic = "audit"`},
-		{"enabled", `enabled = false`, `enabled = true`},
+	var cases []struct{ name, before, after string }
+	for _, s := range inputSamples() { // every input, from its fixture value to another
+		cases = append(cases, struct{ name, before, after string }{s.attr.name, s.hcl(s.first), s.hcl(s.second)})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,140 @@
+package provider
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// guideInputs are the attributes a guide's resource must carry: every input of a subscription
+// (those of an entry of eventnotify_account_subscriptions but its id), in table order.
+func guideInputs() []string {
+	var names []string
+	for _, s := range inputSamples() {
+		names = append(names, s.attr.name)
+	}
+	return names
+}
+
+// guideFile is one HCL file of the guides' examples, parsed.
+type guideFile struct {
+	path string
+	body *hclsyntax.Body
+}
+
+// parseGuides parses every .tf file under examples/guides.
+func parseGuides(t *testing.T) []guideFile {
+	t.Helper()
+	paths, err := filepath.Glob("../../examples/guides/*/*.tf")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no guide examples found: %v", err)
+	}
+	var out []guideFile
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := hclsyntax.ParseConfig(src, p, hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", p, diags.Error())
+		}
+		out = append(out, guideFile{path: filepath.ToSlash(p[len("../../"):]), body: f.Body.(*hclsyntax.Body)})
+	}
+	return out
+}
+
+// TestGuidesCarryEveryInput reads the guides' examples (examples/guides/*/*.tf) as HCL: every
+// eventnotify_subscription resource they declare sets every input of a subscription, one that
+// copies a value from each.value copies the attribute of its own name, and a list of argument
+// names in a locals block (the adoption guide's, from which step 2's literal map is written)
+// names every input. A guide that leaves an input out would lose it for a user who follows it,
+// and the guide tests' plans do not see that while their seed carries only some fields; the
+// failure names the guide file and the input.
+func TestGuidesCarryEveryInput(t *testing.T) {
+	inputs := guideInputs()
+	var resources, lists int
+	for _, g := range parseGuides(t) {
+		for _, block := range g.body.Blocks {
+			switch {
+			case block.Type == "resource" && len(block.Labels) == 2 && block.Labels[0] == "eventnotify_subscription":
+				resources++
+				addr := block.Labels[0] + "." + block.Labels[1]
+				for _, name := range inputs {
+					a, ok := block.Body.Attributes[name]
+					if !ok {
+						t.Errorf("%s: resource %s does not set %s, an input of the subscription: a user who follows the guide loses it",
+							g.path, addr, name)
+						continue
+					}
+					if from, ok := eachValueAttribute(a.Expr); ok && from != name {
+						t.Errorf("%s: resource %s sets %s from each.value.%s", g.path, addr, name, from)
+					}
+				}
+			case block.Type == "locals":
+				for _, a := range block.Body.Attributes {
+					names, ok := stringList(a.Expr)
+					if !ok || !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(inputs, n) }) {
+						continue
+					}
+					lists++
+					for _, name := range inputs {
+						if !slices.Contains(names, name) {
+							t.Errorf("%s: local.%s lists the subscription's arguments but not %s: the literal map written from it loses it",
+								g.path, a.Name, name)
+						}
+					}
+					for _, name := range names {
+						if !slices.Contains(inputs, name) {
+							t.Errorf("%s: local.%s lists %s, which is no input of the subscription", g.path, a.Name, name)
+						}
+					}
+				}
+			}
+		}
+	}
+	// The guides this test is for: adopt-for-each, adopt-for-each-literal and
+	// switch-to-subscription-resources declare the resource; adopt-for-each lists the arguments.
+	if resources < 3 || lists < 1 {
+		t.Errorf("found %d eventnotify_subscription resources and %d argument lists in the guides, want at least 3 and 1", resources, lists)
+	}
+}
+
+// eachValueAttribute is the attribute name of an expression each.value.<name>.
+func eachValueAttribute(expr hclsyntax.Expression) (string, bool) {
+	tr, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(tr.Traversal) != 3 || tr.Traversal.RootName() != "each" {
+		return "", false
+	}
+	v, ok1 := tr.Traversal[1].(hcl.TraverseAttr)
+	name, ok2 := tr.Traversal[2].(hcl.TraverseAttr)
+	if !ok1 || !ok2 || v.Name != "value" {
+		return "", false
+	}
+	return name.Name, true
+}
+
+// stringList is the value of a constant list of strings.
+func stringList(expr hclsyntax.Expression) ([]string, bool) {
+	if _, ok := expr.(*hclsyntax.TupleConsExpr); !ok {
+		return nil, false
+	}
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return nil, false
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.Type() != cty.String || e.IsNull() {
+			return nil, false
+		}
+		out = append(out, e.AsString())
+	}
+	return out, true
+}
