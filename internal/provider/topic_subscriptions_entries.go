@@ -17,9 +17,26 @@ import (
 // scope's environment id and topic, and the resource's environment name. So the account
 // resource's matcher, writer and refresh work on the topic's entries unchanged.
 
-// topicEntryNames are the attributes of a topic entry: the account entry's, less the
-// destination the scope fixes.
-var topicEntryNames = []string{"id", "event_name", "log_level", "enabled"}
+// scopeFixedAttributes are the account entry's attributes that the topic resource fixes on
+// every entry: the destination (from the scope) and the environment name (one value for the
+// resource).
+var scopeFixedAttributes = []string{"destination_type", "event_streams_environment_id",
+	"event_streams_environment_name", "event_streams_topic"}
+
+// topicEntryNames are the attributes of a topic entry: the account entry's, less those the
+// scope fixes (today id, event_name, log_level and enabled). Derived, so that a new input field
+// of a subscription (CONTRIBUTING.md, "A new subscription field") is on the topic resource's
+// entries too, with no edit here.
+var topicEntryNames = func() []string {
+	var names []string
+	for name := range accountEntryAttributes() {
+		if !slices.Contains(scopeFixedAttributes, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}()
 
 // topicEntryAttributes are the attributes of one entry of the topic resource, taken from the
 // account resource's entries, so that every description is written once.
