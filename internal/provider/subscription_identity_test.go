@@ -190,21 +190,23 @@ func (c expectNoIdentity) CheckState(_ context.Context, req statecheck.CheckStat
 	resp.Error = fmt.Errorf("%s is not in the state", c.addr)
 }
 
-// identitylessProviderFactories serves the provider with a subscription
-// resource that has no identity schema, as before identity support.
+// identitylessProviderFactories serves the provider with no identity schema on any resource,
+// as it was before each resource's identity support (for eventnotify_topic_subscriptions, the
+// main branch before it).
 var identitylessProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"eventnotify": providerserver.NewProtocol6WithError(identitylessProvider{New("test")().(*EventNotifyProvider)}),
 }
 
-// identitylessProvider is the provider with identitylessSubscriptionResource.
+// identitylessProvider is the provider with identitylessResource in place of every resource
+// that has an identity.
 type identitylessProvider struct{ *EventNotifyProvider }
 
-// Resources replaces the subscription resource.
+// Resources replaces the resources that have an identity.
 func (p identitylessProvider) Resources(ctx context.Context) []func() fwresource.Resource {
 	out := p.EventNotifyProvider.Resources(ctx)
 	for i, f := range out {
-		if _, ok := f().(*SubscriptionResource); ok {
-			out[i] = func() fwresource.Resource { return identitylessSubscriptionResource{&SubscriptionResource{}} }
+		if _, ok := f().(fwresource.ResourceWithIdentity); ok {
+			out[i] = func() fwresource.Resource { return identitylessResource{f().(identitylessMethods)} }
 		}
 	}
 	return out
@@ -212,78 +214,56 @@ func (p identitylessProvider) Resources(ctx context.Context) []func() fwresource
 
 var _ provider.Provider = identitylessProvider{}
 
-// identitylessSubscriptionResource delegates to SubscriptionResource every
-// method but IdentitySchema.
-type identitylessSubscriptionResource struct{ r *SubscriptionResource }
-
-var (
-	_ fwresource.ResourceWithConfigure   = identitylessSubscriptionResource{}
-	_ fwresource.ResourceWithImportState = identitylessSubscriptionResource{}
-	_ fwresource.ResourceWithModifyPlan  = identitylessSubscriptionResource{}
-)
-
-func (s identitylessSubscriptionResource) Metadata(ctx context.Context, req fwresource.MetadataRequest, resp *fwresource.MetadataResponse) {
-	s.r.Metadata(ctx, req, resp)
+// identitylessMethods are the methods of the provider's resources that have an identity, but
+// IdentitySchema. A resource with an identity that lacks one of them panics in
+// identitylessProvider.Resources; one with a method this list lacks would lose it there: add
+// it here.
+type identitylessMethods interface {
+	fwresource.ResourceWithConfigure
+	fwresource.ResourceWithImportState
+	fwresource.ResourceWithModifyPlan
 }
 
-func (s identitylessSubscriptionResource) Schema(ctx context.Context, req fwresource.SchemaRequest, resp *fwresource.SchemaResponse) {
-	s.r.Schema(ctx, req, resp)
-}
+// identitylessResource delegates every method of identitylessMethods, and so has no
+// IdentitySchema.
+type identitylessResource struct{ identitylessMethods }
 
-func (s identitylessSubscriptionResource) Configure(ctx context.Context, req fwresource.ConfigureRequest, resp *fwresource.ConfigureResponse) {
-	s.r.Configure(ctx, req, resp)
-}
-
-func (s identitylessSubscriptionResource) ModifyPlan(ctx context.Context, req fwresource.ModifyPlanRequest, resp *fwresource.ModifyPlanResponse) {
-	s.r.ModifyPlan(ctx, req, resp)
-}
-
-func (s identitylessSubscriptionResource) Create(ctx context.Context, req fwresource.CreateRequest, resp *fwresource.CreateResponse) {
-	s.r.Create(ctx, req, resp)
-}
-
-func (s identitylessSubscriptionResource) Read(ctx context.Context, req fwresource.ReadRequest, resp *fwresource.ReadResponse) {
-	s.r.Read(ctx, req, resp)
-}
-
-func (s identitylessSubscriptionResource) Update(ctx context.Context, req fwresource.UpdateRequest, resp *fwresource.UpdateResponse) {
-	s.r.Update(ctx, req, resp)
-}
-
-func (s identitylessSubscriptionResource) Delete(ctx context.Context, req fwresource.DeleteRequest, resp *fwresource.DeleteResponse) {
-	s.r.Delete(ctx, req, resp)
-}
-
-func (s identitylessSubscriptionResource) ImportState(ctx context.Context, req fwresource.ImportStateRequest, resp *fwresource.ImportStateResponse) {
-	s.r.ImportState(ctx, req, resp)
-}
-
-// TestSubscriptionIdentityDocs checks that the identity schema that the
-// resource's doc template spells out matches the resource's. The template
-// holds it as text because tfplugindocs renders identity schemas only from a
-// Terraform 1.12 or later, which cannot be built here.
-func TestSubscriptionIdentityDocs(t *testing.T) {
-	var resp fwresource.IdentitySchemaResponse
-	(&SubscriptionResource{}).IdentitySchema(context.Background(), fwresource.IdentitySchemaRequest{}, &resp)
-	names := make([]string, 0, len(resp.IdentitySchema.Attributes))
-	for name := range resp.IdentitySchema.Attributes {
-		names = append(names, name)
+// TestIdentityDocs checks that the identity schema that each resource's doc template spells
+// out matches the resource's. The templates hold it as text because tfplugindocs renders
+// identity schemas only from a Terraform 1.12 or later, which cannot be built here.
+func TestIdentityDocs(t *testing.T) {
+	tests := []struct {
+		template string
+		resource fwresource.ResourceWithIdentity
+	}{
+		{"subscription.md.tmpl", &SubscriptionResource{}},
+		{"topic_subscriptions.md.tmpl", &TopicSubscriptionsResource{}},
 	}
-	slices.Sort(names)
-	want := "### Identity Schema\n\n#### Required\n\n"
-	for _, name := range names {
-		attr := resp.IdentitySchema.Attributes[name]
-		if !attr.IsRequiredForImport() {
-			t.Errorf("identity attribute %s is not required for import; the template lists it under Required", name)
-		}
-		want += fmt.Sprintf("- `%s` (String) %s\n", name, attr.GetDescription())
-	}
-	tmpl, err := os.ReadFile("../../templates/resources/subscription.md.tmpl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(tmpl), want) {
-		t.Errorf("templates/resources/subscription.md.tmpl does not hold the identity schema:\n%s", want)
+	for _, tt := range tests {
+		t.Run(tt.template, func(t *testing.T) {
+			var resp fwresource.IdentitySchemaResponse
+			tt.resource.IdentitySchema(context.Background(), fwresource.IdentitySchemaRequest{}, &resp)
+			names := make([]string, 0, len(resp.IdentitySchema.Attributes))
+			for name := range resp.IdentitySchema.Attributes {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			want := "### Identity Schema\n\n#### Required\n\n"
+			for _, name := range names {
+				attr := resp.IdentitySchema.Attributes[name]
+				if !attr.IsRequiredForImport() {
+					t.Errorf("identity attribute %s is not required for import; the template lists it under Required", name)
+				}
+				want += fmt.Sprintf("- `%s` (String) %s\n", name, attr.GetDescription())
+			}
+			tmpl, err := os.ReadFile("../../templates/resources/" + tt.template)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(tmpl), want) {
+				t.Errorf("templates/resources/%s does not hold the identity schema:\n%s", tt.template, want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -11,8 +12,9 @@ import (
 // topicExamples is the folder of the resource's examples.
 const topicExamples = "../../examples/resources/eventnotify_topic_subscriptions/"
 
-// TestAccTopicSubscriptions_importExamples runs the resource page's two imports (the import
-// block, and the terraform import command of import.sh) with the page's resource.tf, on a
+// TestAccTopicSubscriptions_importExamples runs the resource page's three imports (the import
+// block with an id, the one with an identity where the CLI has identity, and the terraform
+// import command of import.sh) with the page's resource.tf, on a
 // topic that holds the subscriptions of its orders_team entries: the import takes them under
 // their ids, the apply only moves them to the configuration's keys, nothing is written, the
 // next plan is empty, and the other team's topic is created as configured.
@@ -30,7 +32,7 @@ func TestAccTopicSubscriptions_importExamples(t *testing.T) {
 	if len(command) != 3 {
 		t.Fatalf("import.sh holds no terraform import command of the form the test runs:\n%s", script)
 	}
-	for _, way := range []string{"import block", "terraform import"} {
+	for _, way := range []string{"import block", "import block with identity", "terraform import"} {
 		t.Run(way, func(t *testing.T) {
 			m := newTestMock(t)
 			var held []mockserver.Subscription
@@ -41,9 +43,17 @@ func TestAccTopicSubscriptions_importExamples(t *testing.T) {
 			}
 			w := newCLIWorkspace(t, m)
 			w.copyFile(topicExamples+"resource.tf", "main.tf")
-			if way == "import block" {
+			switch way {
+			case "import block":
 				w.copyTopicGuideExample(topicExamples+"import-by-string-id.tf", "import.tf")
-			} else {
+			case "import block with identity":
+				w.require(featureResourceIdentity)
+				body, err := os.ReadFile(topicExamples + "import-by-identity-block.tf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.write("import.tf", strings.ReplaceAll(string(body), `"my-account-id"`, `"`+testAccount+`"`))
+			default:
 				w.mustRun(nil, append(command[:1:1], append([]string{"-input=false", "-no-color"}, command[1:]...)...)...)
 			}
 			w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
@@ -60,6 +70,14 @@ func TestAccTopicSubscriptions_importExamples(t *testing.T) {
 			}
 			if posts, patches := m.Count("POST", ""), m.Count("PATCH", ""); posts != 1 || patches != 0 {
 				t.Errorf("the apply sent %d creates and %d bulk requests, want 1 create (platform_team) and none", posts, patches)
+			}
+			if ok, _ := w.cli.supports(featureResourceIdentity); ok {
+				want := map[string]any{"account_id": testAccount, "event_streams_environment_id": guideTopicEnv,
+					"event_streams_topic": guideTopic}
+				got := identityInShow(t, w.mustRun(nil, "show", "-json"), "eventnotify_topic_subscriptions.orders_team")
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("the identity of orders_team is %v, want %v", got, want)
+				}
 			}
 		})
 	}

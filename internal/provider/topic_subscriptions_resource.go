@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -95,13 +94,8 @@ func (r *TopicSubscriptionsResource) Schema(ctx context.Context, _ resource.Sche
 				MarkdownDescription: "Id of the event streams environment of the topic, as the platform's Event Streams " +
 					"settings show it; compared exactly, as the service does. It may not contain `/` (the import id " +
 					"separates it from the topic with one). Changing it replaces the resource.",
-				Required: true,
-				Validators: append(scopeText, stringCheck{check: func(s string) error {
-					if strings.Contains(s, "/") {
-						return fmt.Errorf("%q contains \"/\"", s)
-					}
-					return nil
-				}, what: `an environment id without "/"`}),
+				Required:      true,
+				Validators:    append(scopeText, stringCheck{check: checkTopicEnvironmentID, what: topicEnvironmentIDRule}),
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"event_streams_topic": schema.StringAttribute{
@@ -262,7 +256,8 @@ func (r *TopicSubscriptionsResource) Create(ctx context.Context, req resource.Cr
 		op.addError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
 	}
-	r.apply(op.ctx, account, plan, existingEntries(plan.destination().scope.filter(list)), &resp.State, &resp.Diagnostics)
+	r.apply(op.ctx, account, plan, existingEntries(plan.destination().scope.filter(list)), &resp.State, resp.Identity,
+		&resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
@@ -277,6 +272,9 @@ func (r *TopicSubscriptionsResource) Update(ctx context.Context, req resource.Up
 	}
 	if changesOnlyTimeouts(req.Plan.Raw, req.State.Raw) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		// A state written before the resource had an identity (or planned with
+		// -refresh=false) has none yet: the framework wants one after every update.
+		resp.Diagnostics.Append(setTopicIdentity(ctx, resp.Identity, plan.AccountID.ValueString(), plan.destination().scope)...)
 		return
 	}
 	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, plan.Timeouts, topicResourceTypeName, "update")
@@ -289,14 +287,14 @@ func (r *TopicSubscriptionsResource) Update(ctx context.Context, req resource.Up
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, &resp.State, &resp.Diagnostics)
+	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, &resp.State, resp.Identity, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
 // apply takes the topic from held to the plan (applyScope) and sets the state to what exists
-// afterwards, also when a write fails.
+// afterwards, also when a write fails, and the identity.
 func (r *TopicSubscriptionsResource) apply(ctx context.Context, account string, plan topicSubscriptionsModel,
-	held map[string]accountEntry, state stateSetter, diags *diag.Diagnostics) {
+	held map[string]accountEntry, state stateSetter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	dest := plan.destination()
 	planned, opaque, d := dest.entries(plan.Subscriptions)
 	diags.Append(d...)
@@ -320,6 +318,7 @@ func (r *TopicSubscriptionsResource) apply(ctx context.Context, account string, 
 	// An entry that a failed update left with its old values keeps the plan's name: the
 	// next refresh shows what the service holds.
 	diags.Append(state.Set(ctx, &plan)...)
+	diags.Append(setTopicIdentity(ctx, identity, account, dest.scope)...)
 }
 
 // Read lists the account (page by page) and refreshes every entry of the topic by its
@@ -367,6 +366,8 @@ func (r *TopicSubscriptionsResource) Read(ctx context.Context, req resource.Read
 	state.Subscriptions = m
 	state.Timeouts = timeoutsOrNull(state.Timeouts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	// A state written before the resource had an identity gets one here.
+	resp.Diagnostics.Append(setTopicIdentity(ctx, resp.Identity, account, dest.scope)...)
 }
 
 // Delete deletes the subscriptions of the state (after the refresh, every subscription of the
@@ -393,21 +394,37 @@ func (r *TopicSubscriptionsResource) Delete(ctx context.Context, req resource.De
 	op.checkTimeout(&resp.Diagnostics)
 }
 
-// ImportState takes `<account_id>/<environment_id>/<topic>`: the account id and the
-// environment id hold no "/", so everything after the second "/" is the topic, which may.
-// Read then fills the map, keyed by subscription id.
+// ImportState takes `<account_id>/<environment_id>/<topic>` (parseTopicImportID), or an import
+// block's identity (account_id, event_streams_environment_id and event_streams_topic) when there
+// is no id. It records where the account came from for the Read that follows
+// (account_origin.go), which fills the map, keyed by subscription id.
 func (r *TopicSubscriptionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	account, env, topic, err := parseTopicImportID(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("The import id of %s is "+
-			"<account_id>/<event_streams_environment_id>/<event_streams_topic>, such as %q; got %q: %s.",
-			topicResourceTypeName, "<account_id>/my-environment/orders", req.ID, err))
-		return
+	var account string
+	var scope subscriptionScope
+	origin := accountOrigin{ImportID: req.ID, Resource: topicResourceTypeName, AccountInID: true}
+	if req.ID == "" {
+		var diags diag.Diagnostics
+		account, scope, diags = topicFromIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
+		origin = accountOrigin{Identity: true, Resource: topicResourceTypeName}
+	} else {
+		var env, topic string
+		var err error
+		account, env, topic, err = parseTopicImportID(req.ID)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("The import id of %s is "+
+				"<account_id>/<event_streams_environment_id>/<event_streams_topic>, such as %q; got %q: %s.",
+				topicResourceTypeName, "<account_id>/my-environment/orders", req.ID, err))
+			return
+		}
+		scope = topicScope(env, topic)
 	}
-	for name, v := range map[string]string{"id": req.ID, "account_id": account, "event_streams_environment_id": env,
-		"event_streams_topic": topic} {
+	for name, v := range map[string]string{"id": scope.importID(account), "account_id": account,
+		"event_streams_environment_id": scope.environmentID, "event_streams_topic": scope.topic} {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
 	}
-	origin := accountOrigin{ImportID: req.ID, Resource: topicResourceTypeName, AccountInID: true}
 	resp.Diagnostics.Append(origin.record(ctx, resp.Private)...)
+	resp.Diagnostics.Append(setTopicIdentity(ctx, resp.Identity, account, scope)...)
 }
