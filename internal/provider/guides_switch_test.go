@@ -78,8 +78,9 @@ func TestAccGuideSwitchResources(t *testing.T) {
 	m.DeleteSubscriptionDirect(testAccount, stray.SubscriptionID)
 	m.ResetCounters()
 
-	// And back to one resource per subscription: the whole of main.tf replaced.
-	w.copyGuideExample("../../examples/guides/switch-to-subscription-resources/main.tf", "main.tf")
+	// And back to one resource per subscription: main.tf is step 2's again, next to moves.tf.
+	w.copyExact("../../examples/guides/adopt-for-each-literal/main.tf", "main.tf")
+	w.copyGuideExample("../../examples/guides/switch-to-subscription-resources/moves.tf", "moves.tf")
 	out = w.mustRun(nil, "plan", "-input=false", "-no-color")
 	if !strings.Contains(out, "Plan: 4 to import, 0 to add, 0 to change, 0 to destroy") {
 		t.Fatalf("the move back does not plan 4 imports and no change:\n%s", out)
@@ -95,6 +96,10 @@ func TestAccGuideSwitchResources(t *testing.T) {
 	checkAdopted(t, m, seeded)
 	if n := writes(m); n != 0 {
 		t.Errorf("the move back sent %d writes to the service, want none", n)
+	}
+	w.remove("moves.tf")
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("plan after deleting moves.tf, as the guide says, is not empty (exit %d):\n%s", code, out)
 	}
 }
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,25 +32,42 @@ func (w *cliWorkspace) copyTopicGuideExample(src, name string) {
 }
 
 // seedGuideTopic puts 3 subscriptions on the guide's topic and one on another topic of the
-// environment, and returns them all.
+// environment, every input set (fillInputs), and returns them all: a guide whose resources
+// leave an input out plans to change them.
 func seedGuideTopic(m *testMock) (onGuideTopic []mockserver.Subscription, all []mockserver.Subscription) {
 	for i, e := range []string{"ATOM.STATUS", "PROCESS.EXECUTION", "ENVIRONMENT.ALERT"} {
-		onGuideTopic = append(onGuideTopic, m.PutSubscription(testAccount, mockserver.Subscription{EventName: e,
+		s := mockserver.Subscription{EventName: e,
 			DestinationType: "EVENT_STREAMS", LogLevel: []string{"INFO", "WARNING", "ERROR"}[i], Enabled: i != 2,
-			EventStreamsEnvironment: guideTopicEnv, EventStreamsEnvironmentName: guideTopicName, EventStreamsTopic: guideTopic}))
+			EventStreamsEnvironment: guideTopicEnv, EventStreamsEnvironmentName: guideTopicName, EventStreamsTopic: guideTopic}
+		fillInputs(&s, i)
+		onGuideTopic = append(onGuideTopic, m.PutSubscription(testAccount, s))
 	}
-	other := m.PutSubscription(testAccount, mockserver.Subscription{EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS",
-		LogLevel: "INFO", Enabled: true, EventStreamsEnvironment: guideTopicEnv, EventStreamsTopic: "billing"})
-	return onGuideTopic, append(onGuideTopic, other)
+	other := mockserver.Subscription{EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS",
+		LogLevel: "INFO", Enabled: true, EventStreamsEnvironment: guideTopicEnv, EventStreamsTopic: "billing"}
+	fillInputs(&other, 3)
+	return onGuideTopic, append(onGuideTopic, m.PutSubscription(testAccount, other))
 }
 
-// ordersLocals renders orders.tf as the guide shows it: the topic's subscriptions keyed by id.
+// ordersLocals renders orders.tf as the guide describes it: the topic's subscriptions keyed by
+// id, each with the attributes of a topic entry but its id (topicEntryNames, so that a new
+// input is in it with no edit), an empty string null.
 func ordersLocals(subs []mockserver.Subscription) string {
 	var b strings.Builder
 	b.WriteString("locals {\n  orders = {\n")
 	for _, s := range subs {
-		fmt.Fprintf(&b, "    %q = {\n      event_name = %q\n      log_level  = %q\n      enabled    = %t\n    }\n",
-			s.SubscriptionID, s.EventName, s.LogLevel, s.Enabled)
+		fmt.Fprintf(&b, "    %q = {\n", s.SubscriptionID)
+		inputs := inputsOf(s)
+		for _, in := range inputSamples() {
+			if !slices.Contains(topicEntryNames, in.attr.name) {
+				continue
+			}
+			if v := inputs[in.attr.name]; v == "" {
+				fmt.Fprintf(&b, "      %s = null\n", in.attr.name)
+			} else {
+				b.WriteString("      " + in.hcl(v) + "\n")
+			}
+		}
+		b.WriteString("    }\n")
 	}
 	b.WriteString("  }\n}\n")
 	return b.String()
@@ -149,8 +167,10 @@ func TestAccGuideSwitchTopicResource(t *testing.T) {
 	m.DeleteSubscriptionDirect(testAccount, elsewhere.SubscriptionID)
 	m.ResetCounters()
 
-	// And back to one resource per subscription.
-	w.copyTopicGuideExample("../../examples/guides/switch-from-topic-resource/main.tf", "main.tf")
+	// And back to one resource per subscription: main.tf is the starting point's again, next to
+	// moves.tf.
+	w.copyExact("../../examples/guides/topic-subscription-resources/main.tf", "main.tf")
+	w.copyExact("../../examples/guides/switch-from-topic-resource/moves.tf", "moves.tf")
 	out = w.mustRun(nil, "plan", "-input=false", "-no-color")
 	if !strings.Contains(out, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy") {
 		t.Fatalf("the move back does not plan 3 imports and no change:\n%s", out)
@@ -166,5 +186,9 @@ func TestAccGuideSwitchTopicResource(t *testing.T) {
 	checkAdopted(t, m, all)
 	if n := writes(m); n != 0 {
 		t.Errorf("the move back sent %d writes to the service, want none", n)
+	}
+	w.remove("moves.tf")
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("plan after deleting moves.tf, as the guide says, is not empty (exit %d):\n%s", code, out)
 	}
 }

@@ -1,7 +1,7 @@
-# Step 2 of adopting with for_each import blocks: the same resource, now driven
-# by the literal map in subscriptions.tf (written from step 1's output) instead
-# of the live data source, so that a change made outside Terraform shows up in
-# the plan. Replace step 1's file with this one.
+# The adopted subscriptions, one eventnotify_subscription each (step 2 of
+# adopting with for_each import blocks): step 1's resource, now driven by the
+# literal map in subscriptions.tf (written from step 1's output) instead of the
+# live data source, so that a change made outside Terraform shows up in the plan.
 resource "eventnotify_subscription" "adopted" {
   for_each = local.subscriptions
 
