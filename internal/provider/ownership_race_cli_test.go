@@ -130,7 +130,7 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 		Status: http.StatusBadGateway, Count: 1})
 	m.OnServed(http.MethodPost, mockserver.RouteSubscriptions, func() { close(bCreated) })
 
-	out := w.mustRunInProcess(providers, "apply", "-auto-approve", "-input=false", "-no-color")
+	out := w.mustRunInProcess(providers, "apply", "-auto-approve", "-input=false", "-json")
 	if n := m.statusCount(http.MethodPost, mockserver.RouteSubscriptions, http.StatusBadGateway); n != 1 ||
 		m.Count(http.MethodPost, mockserver.RouteSubscriptions) != 2 {
 		t.Fatalf("%d creates, %d of them answered 502; want 2 and 1 (A's lost, B's):\n%s",
@@ -146,11 +146,15 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 	}
 	sub, _ := m.Subscription(testAccount, id)
 	created := time.UnixMilli(sub.CreatedDate).UTC().Format(time.RFC3339)
-	if late, _, _ := createWarning(&client.LateAdoptionWarning{}); !slices.Equal(createWarnings(out), []string{late}) {
-		t.Errorf("the apply's create warnings are %q, want %q once", createWarnings(out), late)
+	// The -json output gives each warning with its resource: the plain output folds warnings of
+	// one summary into the first ("and one more similar warning elsewhere").
+	late, _, _ := createWarning(&client.LateAdoptionWarning{})
+	got := createDiagnostics(out)
+	if len(got) != 1 || got[0].Summary != late || got[0].Address != "eventnotify_subscription.a" {
+		t.Fatalf("the apply's create warnings are %v, want %q once, on eventnotify_subscription.a:\n%s", got, late, out)
 	}
-	expectOutput(t, "the apply", out, true, "Apply complete! Resources: 2 added",
-		"with eventnotify_subscription.a",
+	expectOutput(t, "the apply", out, true, "Apply complete! Resources: 2 added")
+	expectOutput(t, "the late-adoption warning", got[0].Detail, true,
 		fmt.Sprintf("took subscription %s in account %q as what the request created", id, testAccount),
 		"the service dates it "+created+", after the failed answer came back",
 		"another writer (another Terraform run or provider configuration with the same credentials)",
@@ -163,8 +167,8 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 
 	// What the warning says to do when another state holds the id: a gets its own.
 	w.mustRunInProcess(providers, "state", "rm", "-no-color", "eventnotify_subscription.a")
-	out = w.mustRunInProcess(providers, "apply", "-auto-approve", "-input=false", "-no-color")
-	if got := createWarnings(out); len(got) != 0 {
+	out = w.mustRunInProcess(providers, "apply", "-auto-approve", "-input=false", "-json")
+	if got := createDiagnostics(out); len(got) != 0 {
 		t.Errorf("the apply after state rm warned %q, want no create warning", got)
 	}
 	inMock, inState := m.mockIDs(testAccount), w.stateSubscriptionIDs()
