@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 die() { echo "module-test: $*" >&2; exit 1; }
 command -v go >/dev/null || die "Go is required; it was not found on PATH"
 TERRAFORM=${TERRAFORM:-$(command -v terraform || true)}
-[ -n "$TERRAFORM" ] && [ -x "$TERRAFORM" ] || die "set TERRAFORM to a Terraform (1.7 or later) or OpenTofu (1.8 or later) binary"
+[ -n "$TERRAFORM" ] && [ -x "$TERRAFORM" ] || die "set TERRAFORM to a Terraform (1.8 or later) or OpenTofu (1.8 or later) binary"
 
 . scripts/lib/local-cli.sh
 cli_detect

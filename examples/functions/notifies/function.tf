@@ -19,6 +19,7 @@ output "oncall_hears_info" {
 }
 
 # Any object with event_name, log_level and (optionally) enabled will do.
+# false: its minimum level, ERROR, is above WARNING.
 output "planned_route" {
   value = provider::eventnotify::notifies({ event_name = "ATOM.STATUS", log_level = "ERROR" }, "atom.status", "WARNING")
 }

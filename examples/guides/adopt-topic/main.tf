@@ -1,4 +1,4 @@
-# Adopt every subscription of one event-streams topic, and nothing else of the
+# Import every subscription of one event-streams topic, and nothing else of the
 # account: the import id is <account_id>/<environment_id>/<topic>. Then
 #   terraform plan -generate-config-out=generated.tf
 #   terraform apply

@@ -18,8 +18,8 @@ delivered_topics() {
   curl -fsS "$EVENTNOTIFY_BASE_URL/_mock/deliveries" | grep -o '"eventStreamsTopic":"[^"]*"' | cut -d'"' -f4 | sort | paste -sd' ' -
 }
 
-"$tf" apply -auto-approve -input=false -no-color -var-file="$vars" >/dev/null
 trap '"$tf" destroy -auto-approve -input=false -no-color -var-file="$vars" >/dev/null' EXIT
+"$tf" apply -auto-approve -input=false -no-color -var-file="$vars" >/dev/null
 
 curl -fsS -X POST "$EVENTNOTIFY_BASE_URL/_mock/reset" # forget earlier deliveries (and the counters)
 fire PROCESS.EXECUTION WARNING # below the module's minimum level (ERROR): no delivery

@@ -1,5 +1,5 @@
 # Plan-only unit tests: mock_provider stands in for the provider, so these need no service,
-# no credentials and no mock server (Terraform 1.7 and later, OpenTofu 1.8 and later).
+# no credentials and no mock server (Terraform 1.8 and later, OpenTofu 1.8 and later: the module calls the provider's functions).
 # Run them alone with `terraform test -filter=tests/unit.tftest.hcl`.
 mock_provider "eventnotify" {}
 

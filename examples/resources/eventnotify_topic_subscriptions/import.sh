@@ -1,4 +1,4 @@
-# Adopt every subscription of one topic: <account_id>/<environment_id>/<topic>.
+# Import every subscription of one topic: <account_id>/<environment_id>/<topic>.
 # The topic may contain "/": everything after the second "/" is the topic.
 # The imported map is keyed by subscription id; write the configuration with
 # keys of your choice and the next apply only renames them in state.
