@@ -50,7 +50,7 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 		case errors.Is(err, context.Canceled):
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
-			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
+			return "The operation timed out: " + err.Error() + requestTimeoutAdvice
 		case errors.Is(err, httpapi.ErrPreIssuedJWTAccount):
 			return err.Error() + "\n\nNothing was sent. The provider's jwt (" + envJWT + ") was issued for the provider's " +
 				"account_id, and is never sent with a request for another account. Leave account_id out (or set it to the " +
@@ -80,6 +80,10 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 	}
 	return b
 }
+
+// requestTimeoutAdvice ends the detail of a call that timed out. An operation that its
+// timeouts block ended says so instead (boundOperation.checkTimeout).
+const requestTimeoutAdvice = "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
 
 // apiErrorFacts renders what an answer says: the address, operation and HTTP status, the
 // service's messages or the body, the error ID and the number of attempts; no advice.
