@@ -71,7 +71,13 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 				"check the account's subscriptions (data source eventnotify_subscriptions) before applying again, and " +
 				"import a subscription that exists but is not in state."
 		}
-		return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
+		if client.Transient(err) {
+			return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
+		}
+		// A definite failure (a host name that does not resolve, an id refused, an answer's
+		// text refused): another attempt fails the same way.
+		return err.Error() + "\n\nTrying again unchanged fails the same way: correct what the error names (an address is " +
+			"base_url's or auth_url's: " + envBaseURL + ", " + envAuthURL + "), then apply again."
 	}
 
 	b := apiErrorFacts(apiErr)
