@@ -29,6 +29,10 @@ func clientErrorDetail(err error) string { return clientErrorDetailFrom(err, acc
 // account came from, for the advice on a 403 (an imported subscription the service's 404
 // answers for is the Read's own error, "Cannot import subscription").
 func clientErrorDetailFrom(err error, origin accountOrigin) string {
+	var unreadable *client.CreatedUnreadableError
+	if errors.As(err, &unreadable) {
+		return createdUnreadableDetail(unreadable)
+	}
 	var unknown *client.UnknownOutcomeError
 	if errors.As(err, &unknown) {
 		return unknownOutcomeDetail(unknown)
@@ -223,6 +227,27 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 			"eventnotify_subscriptions) and import any that this resource should own with\n  terraform import "+
 			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
 	}
+	return b.String()
+}
+
+// createdUnreadableDetail names the subscriptions a create made whose answer was refused for
+// its text, and how to take them over or remove them.
+func createdUnreadableDetail(e *client.CreatedUnreadableError) string {
+	var b strings.Builder
+	them := plural(len(e.IDs), "it", "them")
+	fmt.Fprintf(&b, "The service created %s in account %q, but its answer was refused: %v.",
+		plural(len(e.IDs), "this subscription", "these subscriptions"), e.AccountID, e.Cause)
+	if e.ReadErr != nil {
+		fmt.Fprintf(&b, "\n\nReading the account failed too: %v.", e.ReadErr)
+	}
+	b.WriteString("\n\nCreated, and not in state:")
+	for _, id := range e.IDs {
+		fmt.Fprintf(&b, "\n  - %s", id)
+	}
+	fmt.Fprintf(&b, "\n\nThe provider does not create %s again. Either have the value corrected in the service and "+
+		"import %s with\n  terraform import eventnotify_subscription.<name> %s/<id>\n(the account and topic "+
+		"resources read %s at their next refresh instead), or delete %s in the service (its console, or DELETE "+
+		"/rest/v1/accounts/%s/subscriptions/<id>) and apply again.", them, them, e.AccountID, them, them, e.AccountID)
 	return b.String()
 }
 
