@@ -71,10 +71,11 @@ func TestAccTimeouts_createSettlingEndsAtDeadline(t *testing.T) {
 		"subscription": {timedSubscription(`create = "5s"`), []string{"Unable to create subscription: timed out after 5s",
 			"The create of eventnotify_subscription did not finish within 5s", "timeouts.create", `create = "10s"`,
 			"lost or unreadable", "terraform import", "eventnotify_subscription.<name>"}},
-		// The account resource's next refresh reads what the request may have created into the map.
-		"account": {timedAccount(`create = "5s"`), []string{"lost or unreadable", "Nothing is lost track of",
-			"The create of eventnotify_account_subscriptions timed out after 5s",
-			"The create of eventnotify_account_subscriptions did not finish within 5s", "timeouts.create", `create = "10s"`}},
+		// The account resource's next refresh reads what the request may have created into the map;
+		// the timeout leads.
+		"account": {timedAccount(`create = "5s"`), []string{"The create of eventnotify_account_subscriptions timed out after 5s",
+			"The create of eventnotify_account_subscriptions did not finish within 5s", "timeouts.create", `create = "10s"`,
+			"lost or unreadable", "Nothing is lost track of"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m := newTestMock(t)
