@@ -207,6 +207,10 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	st.hold = span.lost
 	uerr := c.settle(ctx, accountID, in, result, st, span, err)
 	st.hold.release()
+	if exact := c.createdUnreadable(accountID, err, uerr, result); exact != nil {
+		// The answer named what was created: never create it again, nor call it unknown.
+		return result, late, exact
+	}
 	if uerr != nil || !slices.Contains(result, nil) {
 		return result, late, uerr
 	}

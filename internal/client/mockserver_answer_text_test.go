@@ -66,3 +66,54 @@ func TestMockForgedText_refused(t *testing.T) {
 	// A refused answer is not retried: one read per field.
 	e.wantCount(http.MethodGet, mockserver.RouteSubscription, len(fields))
 }
+
+// TestMockForgedText_createOutcome: a create whose answer carries forged text did create the
+// subscription. When the account's listing carries it too, the error is a
+// *CreatedUnreadableError naming the id the mock holds (not an unknown outcome), and nothing is
+// created again; when only the create's answer is forged, the listing that settles it finds
+// the subscription and hands it out, as for a lost answer.
+func TestMockForgedText_createOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fault mockserver.Fault
+		exact bool // the error names the id; else the subscription is handed out
+	}{
+		{"every answer forged", mockserver.Fault{ForgeMember: "createdBy", ForgeValue: "ops\x1b[2J"}, true},
+		{"the create's answer forged", mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+			ForgeMember: "createdBy", ForgeValue: "ops\x1b[2J"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, c := newMockClient(t, func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
+			e.mock.InjectFault(tc.fault)
+			subs, err := c.CreateSubscriptions(context.Background(), itAccount, []client.SubscriptionInput{{
+				EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR",
+				EventStreamsEnvironment: "env-1", EventStreamsTopic: "alerts",
+			}})
+			held := e.mock.Subscriptions(itAccount)
+			if len(held) != 1 {
+				t.Fatalf("the mock holds %d subscriptions, want 1", len(held))
+			}
+			e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, 1)
+			var unreadable *client.CreatedUnreadableError
+			if !tc.exact {
+				if err != nil || len(subs) != 1 || subs[0].ID != held[0].SubscriptionID {
+					t.Fatalf("got %v, %v; want subscription %s handed out", subs, err, held[0].SubscriptionID)
+				}
+				return
+			}
+			if !errors.As(err, &unreadable) {
+				t.Fatalf("error %T %v, want a *client.CreatedUnreadableError", err, err)
+			}
+			if len(unreadable.IDs) != 1 || unreadable.IDs[0] != held[0].SubscriptionID || unreadable.AccountID != itAccount {
+				t.Errorf("the error names %v in %q, want [%s] in %q", unreadable.IDs, unreadable.AccountID, held[0].SubscriptionID, itAccount)
+			}
+			if unreadable.ReadErr == nil || !errors.Is(err, httpapi.ErrMalformedResponse) {
+				t.Errorf("the error carries no failed listing (%v), or does not match ErrMalformedResponse", unreadable.ReadErr)
+			}
+			var unknown *client.UnknownOutcomeError
+			if errors.As(err, &unknown) || strings.ContainsAny(err.Error(), "\x1b") {
+				t.Errorf("the error is an unknown outcome, or carries the forged text: %v", err)
+			}
+		})
+	}
+}

@@ -304,7 +304,7 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	}
 	subs := w.list()
 	if err := checkAnswer(accountID, subs, false); err != nil {
-		return nil, httpapi.MalformedResponse(op, err)
+		return nil, refusedAnswer(op, accountID, subs, err)
 	}
 	return subs, nil
 }

@@ -29,6 +29,10 @@ func clientErrorDetail(err error) string { return clientErrorDetailFrom(err, acc
 // account came from, for the advice on a 403 (an imported subscription the service's 404
 // answers for is the Read's own error, "Cannot import subscription").
 func clientErrorDetailFrom(err error, origin accountOrigin) string {
+	var unreadable *client.CreatedUnreadableError
+	if errors.As(err, &unreadable) {
+		return createdUnreadableDetail(unreadable)
+	}
 	var unknown *client.UnknownOutcomeError
 	if errors.As(err, &unknown) {
 		return unknownOutcomeDetail(unknown)
@@ -50,7 +54,7 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 		case errors.Is(err, context.Canceled):
 			return "The operation was cancelled before it finished: " + err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
-			return "The operation timed out: " + err.Error() + "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
+			return "The operation timed out: " + err.Error() + requestTimeoutAdvice
 		case errors.Is(err, httpapi.ErrPreIssuedJWTAccount):
 			return err.Error() + "\n\nNothing was sent. The provider's jwt (" + envJWT + ") was issued for the provider's " +
 				"account_id, and is never sent with a request for another account. Leave account_id out (or set it to the " +
@@ -71,7 +75,13 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 				"check the account's subscriptions (data source eventnotify_subscriptions) before applying again, and " +
 				"import a subscription that exists but is not in state."
 		}
-		return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
+		if client.Transient(err) {
+			return err.Error() + "\n\nCheck that base_url and auth_url (" + envBaseURL + ", " + envAuthURL + ") reach the service, then try again."
+		}
+		// A definite failure (a host name that does not resolve, an id refused, an answer's
+		// text refused): another attempt fails the same way.
+		return err.Error() + "\n\nTrying again unchanged fails the same way: correct what the error names (an address is " +
+			"base_url's or auth_url's: " + envBaseURL + ", " + envAuthURL + "), then apply again."
 	}
 
 	b := apiErrorFacts(apiErr)
@@ -80,6 +90,10 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 	}
 	return b
 }
+
+// requestTimeoutAdvice ends the detail of a call that timed out. An operation that its
+// timeouts block ended says so instead (boundOperation.checkTimeout).
+const requestTimeoutAdvice = "\n\nIncrease request_timeout (" + envRequestTimeout + ") or try again."
 
 // apiErrorFacts renders what an answer says: the address, operation and HTTP status, the
 // service's messages or the body, the error ID and the number of attempts; no advice.
@@ -213,6 +227,27 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 			"eventnotify_subscriptions) and import any that this resource should own with\n  terraform import "+
 			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
 	}
+	return b.String()
+}
+
+// createdUnreadableDetail names the subscriptions a create made whose answer was refused for
+// its text, and how to take them over or remove them.
+func createdUnreadableDetail(e *client.CreatedUnreadableError) string {
+	var b strings.Builder
+	them := plural(len(e.IDs), "it", "them")
+	fmt.Fprintf(&b, "The service created %s in account %q, but its answer was refused: %v.",
+		plural(len(e.IDs), "this subscription", "these subscriptions"), e.AccountID, e.Cause)
+	if e.ReadErr != nil {
+		fmt.Fprintf(&b, "\n\nReading the account failed too: %v.", e.ReadErr)
+	}
+	b.WriteString("\n\nCreated, and not in state:")
+	for _, id := range e.IDs {
+		fmt.Fprintf(&b, "\n  - %s", id)
+	}
+	fmt.Fprintf(&b, "\n\nThe provider does not create %s again. Either have the value corrected in the service and "+
+		"import %s with\n  terraform import eventnotify_subscription.<name> %s/<id>\n(the account and topic "+
+		"resources read %s at their next refresh instead), or delete %s in the service (its console, or DELETE "+
+		"/rest/v1/accounts/%s/subscriptions/<id>) and apply again.", them, them, e.AccountID, them, them, e.AccountID)
 	return b.String()
 }
 

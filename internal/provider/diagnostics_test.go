@@ -1,8 +1,15 @@
 package provider
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
@@ -101,6 +108,53 @@ func TestCreateWarning(t *testing.T) {
 				if !strings.Contains(detail, w) {
 					t.Errorf("detail does not say %q:\n%s", w, detail)
 				}
+			}
+		})
+	}
+}
+
+// TestClientErrorDetail_tryAgain: the advice says to try again only after a failure that
+// another attempt may fix (client.Transient); after a definite one it says what to change.
+func TestClientErrorDetail_tryAgain(t *testing.T) {
+	get := func(err error) error {
+		return fmt.Errorf("list events: GET /rest/v1/events: %w",
+			&url.Error{Op: "Get", URL: "https://eventnotify.example.com/rest/v1/events", Err: err})
+	}
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	for _, tc := range []struct {
+		name      string
+		err       error
+		transient bool
+		want      []string
+	}{
+		{"connection refused", get(refused), true, []string{"connection refused", "reach the service, then try again"}},
+		{"no such host", get(&net.DNSError{Err: "no such host", Name: "evntnotify.example.com", IsNotFound: true}), false,
+			[]string{"no such host", "Trying again unchanged fails the same way", "base_url's or auth_url's: " + envBaseURL}},
+		{"https to a plain http server", get(http.ErrSchemeMismatch), false, []string{"fails the same way", envBaseURL}},
+		{"an id the client refuses", httpapi.NewIDError(`account id "a/b" holds a "/"`), false,
+			[]string{`"a/b"`, "correct what the error names"}},
+		{"a timeout", fmt.Errorf("list events: %w", context.DeadlineExceeded), true, []string{"request_timeout", "try again"}},
+		{"cancelled", fmt.Errorf("list events: %w", context.Canceled), false, []string{"cancelled"}},
+		{"a 400", &httpapi.APIError{Operation: "create subscriptions", Method: "POST", StatusCode: 400, Messages: []string{"logLevel is invalid"}},
+			false, []string{"correct the values the messages name"}},
+		{"a 403", &httpapi.APIError{Operation: "list subscriptions", Method: "GET", StatusCode: 403, AccountID: "acc-9"}, false,
+			[]string{"Check account_id"}},
+		{"a 429", &httpapi.APIError{Operation: "list events", Method: "GET", StatusCode: 429}, true, []string{"and try again"}},
+		{"a 500 on a read", &httpapi.APIError{Operation: "list events", Method: "GET", StatusCode: 500}, true, []string{"Try again later"}},
+		{"a listing that kept changing", &client.IncompleteListingError{AccountID: "acc-1"}, true, []string{"try again once it is not"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := client.Transient(tc.err); got != tc.transient {
+				t.Fatalf("client.Transient = %t, want %t: the case is not the kind it names", got, tc.transient)
+			}
+			got := clientErrorDetail(tc.err)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("detail lacks %q:\n%s", w, got)
+				}
+			}
+			if !tc.transient && strings.Contains(strings.ToLower(got), "try again") {
+				t.Errorf("the detail of a failure that another attempt cannot fix advises trying again:\n%s", got)
 			}
 		})
 	}

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -49,4 +51,47 @@ func TestAccForgedText_refused(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccForgedText_createNamesID: a create whose answer (and the account's listing after it)
+// carries a forged eventStreamsEnvironmentName is refused, but the service did create the
+// subscription: the apply fails naming its id, the one the mock holds, with how to import or
+// delete it, instead of an unknown outcome, and nothing is created a second time. Once the
+// service answers cleanly, the import the error shows takes it over and the plan is empty.
+func TestAccForgedText_createNamesID(t *testing.T) {
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.write("versions.tf", requiredProviders)
+	w.write("main.tf", subscriptionConfig(`event_name = "ATOM.STATUS"`, `destination_type = "EVENT_STREAMS"`,
+		`log_level = "ERROR"`, `event_streams_environment_id = "env-1"`, `event_streams_topic = "alerts"`))
+	m.InjectFault(mockserver.Fault{ForgeMember: "eventStreamsEnvironmentName", ForgeValue: forgedTopic})
+	out, code := w.run(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+	ids := m.mockIDs(testAccount)
+	if code != 1 || len(ids) != 1 {
+		t.Fatalf("apply exits %d with %d subscriptions at the mock, want 1 and 1:\n%s", code, len(ids), out)
+	}
+	if n := m.Count(http.MethodPost, mockserver.RouteSubscriptions); n != 1 {
+		t.Errorf("%d create requests, want 1", n)
+	}
+	want := errorPattern("Unable to create subscription", "The service created this subscription in account \"acc-test\"",
+		"whose eventStreamsEnvironmentName has the control or invisible character U+001B", "Created, and not in state:", "- "+ids[0],
+		"terraform import eventnotify_subscription.<name> acc-test/<id>", "DELETE /rest/v1/accounts/acc-test/subscriptions/<id>")
+	if !want.MatchString(out) {
+		t.Errorf("the apply's error does not match %s:\n%s", want, out)
+	}
+	for _, banned := range []string{"lost or unreadable", "outcome is unknown", "cannot tell", "\x1b", "\u202e", "evil.example"} {
+		if strings.Contains(out, banned) {
+			t.Errorf("the apply's output has %q:\n%s", banned, out)
+		}
+	}
+
+	m.ClearFaults()
+	w.mustRun(nil, "import", "-input=false", "-no-color", "eventnotify_subscription.test", testAccount+"/"+ids[0])
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Errorf("plan after the import exits %d, want 0:\n%s", code, out)
+	}
+	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+	if n := len(m.Subscriptions(testAccount)); n != 0 {
+		t.Errorf("the mock holds %d subscriptions after destroy", n)
+	}
 }

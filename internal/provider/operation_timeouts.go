@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -186,12 +187,34 @@ func (b *boundOperation) addError(diags *diag.Diagnostics, summary string, err e
 	diags.AddError(summary+": timed out after "+durationText(b.timeout), detail)
 }
 
-// checkTimeout adds the timeout's diagnostic when the operation's timeout ended it, for
-// operations that report the failures of their calls on their own (the account resource's).
+// checkTimeout, when the operation's timeout ended it, puts the timeout's diagnostic first,
+// for operations that report the failures of their calls on their own (the account
+// resource's): the calls' errors follow, those that the deadline ended pointing to it
+// instead of advising request_timeout, which was not what ran out.
 func (b *boundOperation) checkTimeout(diags *diag.Diagnostics) {
-	if b.timedOut() {
-		diags.AddError(fmt.Sprintf("The %s of %s timed out after %s", b.op, b.resource, durationText(b.timeout)), b.timeoutText())
+	if !b.timedOut() {
+		return
 	}
+	lead := diag.Diagnostics{diag.NewErrorDiagnostic(
+		fmt.Sprintf("The %s of %s timed out after %s", b.op, b.resource, durationText(b.timeout)), b.timeoutText())}
+	for _, d := range *diags {
+		lead.Append(b.endedByTimeout(d))
+	}
+	*diags = lead
+}
+
+// endedByTimeout is d, an error of a call that the operation's deadline ended, with the
+// request_timeout advice replaced by a pointer to the timeout's diagnostic; any other d as it is.
+func (b *boundOperation) endedByTimeout(d diag.Diagnostic) diag.Diagnostic {
+	detail, ok := strings.CutSuffix(d.Detail(), requestTimeoutAdvice)
+	if !ok || d.Severity() != diag.SeverityError {
+		return d
+	}
+	detail += fmt.Sprintf("\n\nThe %s's timeout (timeouts.%s, the first error) ended this request.", b.op, b.op)
+	if p, isAttr := d.(diag.DiagnosticWithPath); isAttr {
+		return diag.NewAttributeErrorDiagnostic(p.Path(), d.Summary(), detail)
+	}
+	return diag.NewErrorDiagnostic(d.Summary(), detail)
 }
 
 // timeoutText says which operation timed out, after how long, and which value to raise.

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -17,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -67,10 +71,11 @@ func TestAccTimeouts_createSettlingEndsAtDeadline(t *testing.T) {
 		"subscription": {timedSubscription(`create = "5s"`), []string{"Unable to create subscription: timed out after 5s",
 			"The create of eventnotify_subscription did not finish within 5s", "timeouts.create", `create = "10s"`,
 			"lost or unreadable", "terraform import", "eventnotify_subscription.<name>"}},
-		// The account resource's next refresh reads what the request may have created into the map.
-		"account": {timedAccount(`create = "5s"`), []string{"lost or unreadable", "Nothing is lost track of",
-			"The create of eventnotify_account_subscriptions timed out after 5s",
-			"The create of eventnotify_account_subscriptions did not finish within 5s", "timeouts.create", `create = "10s"`}},
+		// The account resource's next refresh reads what the request may have created into the map;
+		// the timeout leads.
+		"account": {timedAccount(`create = "5s"`), []string{"The create of eventnotify_account_subscriptions timed out after 5s",
+			"The create of eventnotify_account_subscriptions did not finish within 5s", "timeouts.create", `create = "10s"`,
+			"lost or unreadable", "Nothing is lost track of"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m := newTestMock(t)
@@ -139,11 +144,18 @@ func TestAccTimeouts_sentCreateIsKept(t *testing.T) {
 // TestAccTimeouts_readBounded makes the mock slower (3 seconds an answer) than the read
 // timeout (1 second) of each resource: the refresh fails, naming the read, its time limit and
 // timeouts.read; with the mock fast again, the plan is empty. The account resource's refresh
-// goes through the protocol fast path (accountProtocol), which takes the same timeout.
+// goes through the protocol fast path (accountProtocol), which takes the same timeout; its
+// error leads with the timeout, and the listing's error that follows points to it instead of
+// advising request_timeout.
 func TestAccTimeouts_readBounded(t *testing.T) {
-	for name, tc := range map[string]struct{ config, want string }{
-		"subscription": {timedSubscription(`read = "1s"`), "Unable to read subscription"},
-		"account":      {timedAccount(`read = "1s"`), "The read of eventnotify_account_subscriptions timed out after 1s"},
+	for name, tc := range map[string]struct {
+		config, want string
+		then         []string // phrases after the timeout's advice, in order
+	}{
+		"subscription": {config: timedSubscription(`read = "1s"`), want: "Unable to read subscription"},
+		"account": {config: timedAccount(`read = "1s"`), want: "The read of eventnotify_account_subscriptions timed out after 1s",
+			then: []string{"Unable to list the subscriptions of account", "The operation timed out",
+				"The read's timeout (timeouts.read, the first error) ended this request."}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m := newTestMock(t)
@@ -156,7 +168,7 @@ func TestAccTimeouts_readBounded(t *testing.T) {
 					{
 						PreConfig: func() { m.SetLatency(3 * time.Second) },
 						Config:    config, PlanOnly: true,
-						ExpectError: errorPattern(tc.want, "did not finish within 1s", "timeouts.read", `read = "2s"`),
+						ExpectError: errorPattern(append([]string{tc.want, "did not finish within 1s", "timeouts.read", `read = "2s"`}, tc.then...)...),
 					},
 					{PreConfig: func() { m.SetLatency(0) }, Config: config, PlanOnly: true},
 				},
@@ -349,6 +361,71 @@ func TestStartOperation(t *testing.T) {
 				if !strings.Contains(text, want) {
 					t.Errorf("the timeout's text lacks %q:\n%s", want, text)
 				}
+			}
+		})
+	}
+}
+
+// TestCheckTimeout: an operation that its timeout ended reports the timeout first, then the
+// calls' errors, none of which advises request_timeout (a call the deadline ended points to
+// the timeout instead; any other keeps its detail); an operation that did not time out keeps
+// its diagnostics as they are.
+func TestCheckTimeout(t *testing.T) {
+	deadline := fmt.Errorf("list subscriptions: %w", context.DeadlineExceeded)
+	rejected := &httpapi.APIError{Operation: "bulk update subscriptions", StatusCode: http.StatusBadRequest,
+		Messages: []string{"log_level is invalid"}}
+	calls := func() diag.Diagnostics {
+		var diags diag.Diagnostics
+		addClientError(&diags, "Unable to list the subscriptions of account acc-test", deadline)
+		diags.AddAttributeError(path.Root("subscriptions"), "Unable to read subscription s-1", clientErrorDetail(deadline))
+		addClientError(&diags, "Unable to update subscription s-2", rejected)
+		diags.AddWarning("Subscription adopted", "a warning")
+		return diags
+	}
+	for _, tc := range []struct {
+		name     string
+		timedOut bool
+	}{
+		{"timed out", true},
+		{"not timed out", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeoutCause(t.Context(), time.Hour, errOperationTimeout)
+			if tc.timedOut {
+				// A deadline already passed: the context ends at once, with the operation's cause.
+				ctx, cancel = context.WithTimeoutCause(t.Context(), -time.Second, errOperationTimeout)
+			}
+			defer cancel()
+			op := &boundOperation{ctx: ctx, resource: accountResourceTypeName, op: "update", timeout: 5 * time.Second, configured: true}
+			diags := calls()
+			op.checkTimeout(&diags)
+			if !tc.timedOut {
+				if !diags.Equal(calls()) {
+					t.Fatalf("the diagnostics changed:\n%v", diags)
+				}
+				return
+			}
+			if len(diags) != 5 {
+				t.Fatalf("%d diagnostics, want the timeout's and the 4 others:\n%v", len(diags), diags)
+			}
+			if got, want := diags[0].Summary(), "The update of eventnotify_account_subscriptions timed out after 5s"; got != want {
+				t.Errorf("the first diagnostic is %q, want %q", got, want)
+			}
+			for i, d := range diags {
+				if strings.Contains(d.Detail(), "request_timeout") {
+					t.Errorf("diagnostic %d (%s) advises request_timeout:\n%s", i, d.Summary(), d.Detail())
+				}
+			}
+			for _, i := range []int{1, 2} {
+				if want := "The update's timeout (timeouts.update, the first error) ended this request."; !strings.HasSuffix(diags[i].Detail(), want) {
+					t.Errorf("diagnostic %d (%s) does not end with %q:\n%s", i, diags[i].Summary(), want, diags[i].Detail())
+				}
+			}
+			if p, ok := diags[2].(diag.DiagnosticWithPath); !ok || !p.Path().Equal(path.Root("subscriptions")) {
+				t.Errorf("the attribute error lost its path: %#v", diags[2])
+			}
+			if !diags[3].Equal(calls()[2]) || !diags[4].Equal(calls()[3]) {
+				t.Errorf("the 400's error or the warning changed:\n%v\n%v", diags[3], diags[4])
 			}
 		})
 	}

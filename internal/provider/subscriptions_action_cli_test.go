@@ -34,7 +34,8 @@ func TestCLIFeatureActions(t *testing.T) {
 
 // TestAccSubscriptionsAction_cli runs the actions' examples with the CLI (Terraform 1.14 and
 // later; skipped, saying why, below it and under OpenTofu, which has no actions): the action
-// invoked with -invoke disables the matching subscriptions only; the deployment example pauses
+// invoked with -invoke disables the matching subscriptions only; the example's audit_status
+// action, as copied, runs against the provider's account (no 403) and changes nothing; the deployment example pauses
 // and resumes the status subscriptions around an update; and a managed subscription that an
 // action paused plans back to enabled, unless its enabled is in ignore_changes.
 func TestAccSubscriptionsAction_cli(t *testing.T) {
@@ -56,6 +57,21 @@ func TestAccSubscriptionsAction_cli(t *testing.T) {
 	wantOnlyToggled(t, m, before, false, sid("3"), sid("4"))
 	if got := m.Count(http.MethodPatch, mockserver.RouteSubscriptions); got != 1 {
 		t.Errorf("%d bulk requests, want 1", got)
+	}
+
+	// The example's second action, as copied: its account is the provider's (the variable's
+	// default), which has no subscription of that id, so it warns and changes nothing.
+	before = snapshot(m)
+	out = w.mustRun(nil, "apply", "-invoke=action.eventnotify_disable_subscriptions.audit_status", "-auto-approve", "-input=false", "-no-color")
+	for _, want := range []string{"No subscription of account " + testAccount + " matches the filters (5 listed): nothing to disable.",
+		"Subscriptions not found", "3fa85f64-5717-4562-b3fc-2c963f66afa6"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terraform apply -invoke=action.eventnotify_disable_subscriptions.audit_status does not show %q:\n%s", want, out)
+		}
+	}
+	wantOnlyToggled(t, m, before, false)
+	if got := m.Count(http.MethodPatch, mockserver.RouteSubscriptions); got != 1 {
+		t.Errorf("%d bulk requests after audit_status, want still 1", got)
 	}
 	w.remove("main.tf")
 
