@@ -1,10 +1,13 @@
 package client_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,5 +170,126 @@ func TestMockCreateSubscriptionsWarn(t *testing.T) {
 	var again *client.RecreatedWarning
 	if len(warnings) != 1 || !errors.As(warnings[0], &again) || again.SubscriptionID != got[0].ID {
 		t.Errorf("warnings %v, want one *RecreatedWarning naming %s", warnings, got[0].ID)
+	}
+}
+
+// The adoption window narrowed by this client's own creates (created_clock.go): once a create's
+// answer came back whole, a lost create's window is its own flight on the createdDate clock as
+// those creates calibrated it, to the millisecond, without the ±1 s of the Date headers. Another
+// writer's subscription of the same content, by the same user, is placed on the service's clock
+// around the lost request (mockserver OnFaulted: when it came in and was answered), between the
+// lost create's first read and its second:
+//
+//   - inside the flight: the request's own, its work done and its answer lost: adopted silently;
+//   - 71 ms before the send, or beyond the margins (3 s before): never adopted; after the grace
+//     period the create fails with the unknown outcome naming it, not a second copy;
+//   - 376 ms after the 502, or beyond the margins (3 s after): adopted with the late-adoption
+//     warning naming it;
+//   - no calibration yet (the lost create is the client's first): the Date headers' window, about
+//     two seconds wide; the one 71 ms before the send is adopted silently, the ambiguity that
+//     stays (DESIGN.md#lost-answers-and-ownership).
+func TestMockCreateLostCalibratedWindow(t *testing.T) {
+	t.Parallel()
+	const beforeSend, afterAnswer = -71 * time.Millisecond, 376 * time.Millisecond
+	tests := []struct {
+		name string
+		// calibrate is how many creates succeed before the lost one.
+		calibrate int
+		afterWork bool
+		// place, when not zero, stores the other writer's look-alike this long before the
+		// lost request came in (negative) or after its answer (positive), on the service's clock.
+		place time.Duration
+		want  string // "silent" (own or look-alike, no warning), "late" (look-alike, warning), "unknown"
+	}{
+		{name: "inside the flight", calibrate: 3, afterWork: true, want: "silent"},
+		{name: "71 ms before the send", calibrate: 3, place: beforeSend, want: "unknown"},
+		{name: "376 ms after the 502", calibrate: 3, place: afterAnswer, want: "late"},
+		{name: "beyond the margins before", calibrate: 3, place: -3 * time.Second, want: "unknown"},
+		{name: "beyond the margins after", calibrate: 3, place: 3 * time.Second, want: "late"},
+		{name: "one create calibrates", calibrate: 1, place: beforeSend, want: "unknown"},
+		{name: "no calibration yet", place: beforeSend, want: "silent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newMockEnv(t, mockserver.Config{})
+			var (
+				mu      sync.Mutex
+				faulted mockserver.FaultedRequest
+				placed  string
+				once    sync.Once
+			)
+			lost := validInput("LOST")
+			c := e.client(func(cfg *client.Config) {
+				cfg.SettleWait = func(ctx context.Context, _ time.Duration) error {
+					// Between the lost create's first read and its second: the other writer.
+					once.Do(func() {
+						if tt.place == 0 {
+							return
+						}
+						mu.Lock()
+						defer mu.Unlock()
+						at := faulted.Received.Add(tt.place)
+						if tt.place > 0 {
+							at = faulted.Answered.Add(tt.place)
+						}
+						placed = e.putLike(lost, itUser, at).SubscriptionID
+					})
+					return ctx.Err()
+				}
+			})
+			for i := range tt.calibrate {
+				if _, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{validInput(fmt.Sprintf("CAL%d", i))}); err != nil {
+					t.Fatalf("calibrating create %d: %v", i, err)
+				}
+			}
+			width, samples, known := client.CreatedClock(c)
+			if known != (tt.calibrate > 0) || samples != tt.calibrate {
+				t.Fatalf("after %d creates the clock is calibrated %t by %d; want %t by %d", tt.calibrate, known, samples, tt.calibrate > 0, tt.calibrate)
+			}
+			if known {
+				t.Logf("calibrated by %d creates to within %v", samples, width)
+			}
+			e.mock.OnFaulted(http.MethodPost, mockserver.RouteSubscriptions, func(f mockserver.FaultedRequest) {
+				mu.Lock()
+				defer mu.Unlock()
+				faulted = f
+			})
+			e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+				Status: http.StatusBadGateway, Count: 1, AfterWork: tt.afterWork})
+			got, warnings, err := c.CreateSubscriptionsWarn(ctx(t), itAccount, []client.SubscriptionInput{lost})
+			mu.Lock()
+			lookAlike := placed
+			mu.Unlock()
+			if tt.place != 0 && lookAlike == "" {
+				t.Fatal("the look-alike was never placed: the lost create did not read the account twice")
+			}
+			var unknown *client.UnknownOutcomeError
+			var late *client.LateAdoptionWarning
+			switch tt.want {
+			case "silent":
+				if err != nil || len(got) != 1 || slices.ContainsFunc(warnings, func(w error) bool { return w != nil }) {
+					t.Fatalf("got %v, warnings %v, error %v; want one subscription adopted silently", got, warnings, err)
+				}
+				if lookAlike != "" && got[0].ID != lookAlike {
+					t.Errorf("adopted %s, want the look-alike %s", got[0].ID, lookAlike)
+				}
+			case "late":
+				if err != nil || len(got) != 1 || len(warnings) != 1 || !errors.As(warnings[0], &late) {
+					t.Fatalf("got %v, warnings %v, error %v; want the look-alike with a *LateAdoptionWarning", got, warnings, err)
+				}
+				if got[0].ID != lookAlike || late.SubscriptionID != lookAlike || !strings.Contains(late.Error(), lookAlike) {
+					t.Errorf("adopted %s, warning %q; want %s, named", got[0].ID, late, lookAlike)
+				}
+				t.Logf("the window ends %v after the mock wrote the 502 (the old one: about 1 s)",
+					time.Duration(late.WindowEnd-faulted.Answered.UnixMilli())*time.Millisecond)
+			case "unknown":
+				if !errors.As(err, &unknown) || !slices.Equal(unknown.Candidates, []string{lookAlike}) || unknown.Missing != 1 {
+					t.Fatalf("got %v, error %v; want the unknown outcome naming %s only", got, err, lookAlike)
+				}
+			}
+			// Never a second copy of the lost create: its POST and the calibrating ones only.
+			e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, tt.calibrate+1)
+		})
 	}
 }
