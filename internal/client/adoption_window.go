@@ -9,7 +9,11 @@ package client
 //   - Calibrated (this Client has made a create whose answer came back whole, created_clock.go):
 //     the request's own flight, from its send to its failed answer, on the createdDate clock as
 //     those creates calibrated it, to the millisecond. No margin: a subscription another writer
-//     created 71 ms before the send, or 376 ms after the failed answer, is outside it.
+//     created 71 ms before the send, or 376 ms after the failed answer, is outside it. The
+//     calibration is the one that stood when the answer was lost (a later step of the service's
+//     clock does not move the window), or, if there was none yet, the one that stands when the
+//     account is read: the creates that were in flight with the lost one have come back by then
+//     (create_gate.go).
 //   - Not calibrated yet (the lost create is the Client's first): from the send, less
 //     httpapi.ServiceClockSkew, by the lower bound of the service's clock that the Date headers
 //     give, to the failed answer by their upper bound (httpapi/service_clock.go): about two

@@ -359,6 +359,11 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	// What existed before the request was sent is never its result: the service's clock
 	// says what that was (httpapi/service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
+	if !span.calibrated {
+		// No create had come back whole when this one was lost: the creates that were in
+		// flight with it have by now (the gate), and may calibrate the clock.
+		span.cal, span.calibrated = c.createdClock.snapshot()
+	}
 	window, clockKnown := span.window(probe)
 	var doubtful []string
 	type candidates struct {

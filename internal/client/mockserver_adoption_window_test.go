@@ -281,7 +281,8 @@ func TestMockCreateLostCalibratedWindow(t *testing.T) {
 				if got[0].ID != lookAlike || late.SubscriptionID != lookAlike || !strings.Contains(late.Error(), lookAlike) {
 					t.Errorf("adopted %s, warning %q; want %s, named", got[0].ID, late, lookAlike)
 				}
-				t.Logf("the window ends %v after the mock wrote the 502 (the old one: about 1 s)",
+				t.Logf("the window ends %v after the lost request came in, %v after the mock wrote its 502 (the old one: about 1 s)",
+					time.Duration(late.WindowEnd-faulted.Received.UnixMilli())*time.Millisecond,
 					time.Duration(late.WindowEnd-faulted.Answered.UnixMilli())*time.Millisecond)
 			case "unknown":
 				if !errors.As(err, &unknown) || !slices.Equal(unknown.Candidates, []string{lookAlike}) || unknown.Missing != 1 {
@@ -292,4 +293,88 @@ func TestMockCreateLostCalibratedWindow(t *testing.T) {
 			e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, tt.calibrate+1)
 		})
 	}
+}
+
+// postsInOrder is a transport that keeps the answer of the first POST from its client until the
+// second POST's answer has come back: a create whose answer is still on its way while another
+// one is lost.
+type postsInOrder struct {
+	base       http.RoundTripper
+	mu         sync.Mutex
+	posts      int
+	secondBack chan struct{}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (p *postsInOrder) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodPost {
+		return p.base.RoundTrip(r)
+	}
+	p.mu.Lock()
+	p.posts++
+	n := p.posts
+	p.mu.Unlock()
+	resp, err := p.base.RoundTrip(r)
+	switch n {
+	case 1:
+		<-p.secondBack
+	case 2:
+		close(p.secondBack)
+	}
+	return resp, err
+}
+
+// The client's first create is lost while another one is in flight, whose answer comes back
+// only after the loss: no create had calibrated the clock when the answer was lost, but the one
+// in flight has by the time the account is read (the create gate waits for it), and the window
+// is its calibrated flight: a look-alike 71 ms before the lost request is never adopted.
+func TestMockCreateLostCalibratedByCreateInFlight(t *testing.T) {
+	t.Parallel()
+	e := newMockEnv(t, mockserver.Config{})
+	lost := validInput("LOST")
+	var (
+		mu      sync.Mutex
+		faulted mockserver.FaultedRequest
+		placed  string
+		once    sync.Once
+	)
+	transport := &postsInOrder{base: http.DefaultTransport.(*http.Transport).Clone(), secondBack: make(chan struct{})}
+	c := e.client(func(cfg *client.Config) {
+		cfg.HTTPClient = &http.Client{Transport: transport}
+		cfg.SettleWait = func(ctx context.Context, _ time.Duration) error {
+			once.Do(func() {
+				mu.Lock()
+				defer mu.Unlock()
+				placed = e.putLike(lost, itUser, faulted.Received.Add(-71*time.Millisecond)).SubscriptionID
+			})
+			return ctx.Err()
+		}
+	})
+	served := make(chan struct{})
+	e.mock.OnServed(http.MethodPost, mockserver.RouteSubscriptions, func() { close(served) })
+	e.mock.OnFaulted(http.MethodPost, mockserver.RouteSubscriptions, func(f mockserver.FaultedRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		faulted = f
+	})
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{validInput("FIRST")})
+		first <- err
+	}()
+	<-served
+	e.mock.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+		Status: http.StatusBadGateway, Count: 1})
+	got, _, err := c.CreateSubscriptionsWarn(ctx(t), itAccount, []client.SubscriptionInput{lost})
+	if err := <-first; err != nil {
+		t.Fatalf("the create in flight: %v", err)
+	}
+	mu.Lock()
+	lookAlike := placed
+	mu.Unlock()
+	var unknown *client.UnknownOutcomeError
+	if !errors.As(err, &unknown) || lookAlike == "" || !slices.Equal(unknown.Candidates, []string{lookAlike}) {
+		t.Fatalf("got %v, error %v; want the unknown outcome naming the look-alike %q only", got, err, lookAlike)
+	}
+	e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, 2)
 }
