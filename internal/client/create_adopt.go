@@ -427,7 +427,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	tflog.Info(ctx, "Read the account after a lost create answer",
 		map[string]any{"account_id": accountID, "sent": len(in), "adopted": len(in) - countNil(result), "ambiguous": len(ambiguous),
 			"window_earliest": window.earliest, "window_latest": window.latest, "window_calibrated": span.calibrated,
-			"calibration_width": span.cal.width().String(), "calibration_creates": span.cal.samples, "calibration_restarts": span.cal.steps})
+			"calibration_width": span.cal.width().String(), "calibration_subscriptions": span.cal.samples, "calibration_restarts": span.cal.steps})
 	if len(ambiguous) > 0 {
 		slices.Sort(ambiguous)
 		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause,

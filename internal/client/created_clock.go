@@ -34,7 +34,7 @@ type createdClock struct {
 type calibration struct {
 	anchor  time.Time
 	lo, hi  time.Duration
-	samples int // creates intersected since the clock was last found to have stepped
+	samples int // created subscriptions intersected since the clock was last found to have stepped
 	steps   int // how often a create's bounds did not meet the others' (the service's clock stepped)
 }
 

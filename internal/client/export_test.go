@@ -7,7 +7,8 @@ import "time"
 func SetOnWriteWait(c *Client, f func(accountID string)) { c.writes.onWait = f }
 
 // CreatedClock returns how precisely c's own creates have calibrated the service's createdDate
-// clock (the width of the bounds of its offset), how many creates the calibration intersects,
+// clock (the width of the bounds of its offset), how many created subscriptions the calibration
+// intersects,
 // and false when none has (created_clock.go).
 func CreatedClock(c *Client) (width time.Duration, samples int, known bool) {
 	cal, known := c.createdClock.snapshot()

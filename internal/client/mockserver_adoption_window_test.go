@@ -248,7 +248,7 @@ func TestMockCreateLostCalibratedWindow(t *testing.T) {
 				t.Fatalf("after %d creates the clock is calibrated %t by %d; want %t by %d", tt.calibrate, known, samples, tt.calibrate > 0, tt.calibrate)
 			}
 			if known {
-				t.Logf("calibrated by %d creates to within %v", samples, width)
+				t.Logf("calibrated by %d created subscriptions to within %v", samples, width)
 			}
 			e.mock.OnFaulted(http.MethodPost, mockserver.RouteSubscriptions, func(f mockserver.FaultedRequest) {
 				mu.Lock()
