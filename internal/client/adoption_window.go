@@ -1,12 +1,26 @@
 package client
 
-// The adoption window of a lost create: the span of the service's clock in which the request could
-// have created a subscription, from when it was sent, less httpapi.ServiceClockSkew, to when its
-// failed answer came back, plus httpapi.ServiceClockSkew, both by the lower bound of the service's
-// clock that its Date headers give (httpapi/service_clock.go). A subscription dated inside it is
-// adopted silently; one dated later is adopted with a *LateAdoptionWarning that names it (a bound
-// that runs low, by up to the Date header's second, only adds a warning). Why:
-// DESIGN.md#lost-answers-and-ownership.
+// The adoption window of a lost create: the span of the service's createdDate clock in which the
+// request could have created a subscription. A subscription dated inside it is adopted silently;
+// one dated later is adopted with a *LateAdoptionWarning that names it; one dated earlier is
+// never adopted (create_adopt.go: up to settleSkew earlier, by the caller, it leaves the outcome
+// unknown instead of a second create).
+//
+//   - Calibrated (this Client has made a create whose answer came back whole, created_clock.go):
+//     the request's own flight, from its send to its failed answer, on the createdDate clock as
+//     those creates calibrated it, to the millisecond. No margin: a subscription another writer
+//     created 71 ms before the send, or 376 ms after the failed answer, is outside it. The
+//     calibration is the one that stood when the answer was lost (a later step of the service's
+//     clock does not move the window), or, if there was none yet, the one that stands when the
+//     account is read: the creates that were in flight with the lost one have come back by then
+//     (create_gate.go).
+//   - Not calibrated yet (the lost create is the Client's first): from the send, less
+//     httpapi.ServiceClockSkew, by the lower bound of the service's clock that the Date headers
+//     give, to the failed answer by their upper bound (httpapi/service_clock.go): about two
+//     seconds and the flight. Another writer's subscription in it cannot be told from the
+//     request's and is adopted silently: the ambiguity that stays.
+//
+// Why: DESIGN.md#lost-answers-and-ownership.
 
 import (
 	"fmt"
@@ -16,11 +30,14 @@ import (
 )
 
 // sendSpan is when, by this machine's clock, a create was last sent and its answer came back,
-// and, when that answer was lost, what the create still looks for.
+// the calibration of the createdDate clock as it stood then, and, when that answer was lost,
+// what the create still looks for.
 type sendSpan struct {
-	sent     time.Time
-	answered time.Time
-	lost     *lostHold
+	sent       time.Time
+	answered   time.Time
+	cal        calibration
+	calibrated bool
+	lost       *lostHold
 }
 
 // adoptionWindow is a span of the service's clock, in Unix milliseconds.
@@ -29,10 +46,14 @@ type adoptionWindow struct {
 	latest   int64
 }
 
-// window returns the adoption window of span as probe knows the service's clock, and false
-// when no answer told that clock: then the window is this machine's clock, widened by
-// settleSkew on both sides, and no candidate in it can be confirmed.
+// window returns the adoption window of span: its flight on the calibrated createdDate clock,
+// or else as probe knows the service's clock from Date headers; false when neither tells that
+// clock: then the window is this machine's clock, widened by settleSkew on both sides, and no
+// candidate in it can be confirmed.
 func (sp sendSpan) window(probe *httpapi.ClockProbe) (adoptionWindow, bool) {
+	if sp.calibrated {
+		return sp.cal.flight(sp.sent, sp.answered), true
+	}
 	from, known := probe.ServiceTimeAt(sp.sent)
 	if !known {
 		return adoptionWindow{
@@ -40,10 +61,10 @@ func (sp sendSpan) window(probe *httpapi.ClockProbe) (adoptionWindow, bool) {
 			latest:   sp.answered.Add(settleSkew).UnixMilli(),
 		}, false
 	}
-	to, _ := probe.ServiceTimeAt(sp.answered)
+	to, _ := probe.ServiceTimeAtMost(sp.answered)
 	return adoptionWindow{
 		earliest: from.Add(-httpapi.ServiceClockSkew).UnixMilli(),
-		latest:   to.Add(httpapi.ServiceClockSkew).UnixMilli(),
+		latest:   to.UnixMilli(),
 	}, true
 }
 

@@ -22,17 +22,18 @@ import (
 // Client calls the service. It is safe for concurrent use; create one per provider instance
 // with New.
 type Client struct {
-	cfg        Config
-	api        *httpapi.Client // sends every request
-	listings   listingCache    // per-account listings behind ReadSubscription
-	claims     claimSet        // subscription IDs handed to callers, never adopted for another
-	listLimits listingLimits   // bounds of every listing (listing_bounds.go)
-	createGate createGate      // orders creates with the reads that settle lost answers
-	lost       lostCreates     // what the Client's lost creates still look for, by content
-	writes     accountWrites   // orders writes with UpdateListed (account_writes.go)
-	creates    *batchQueue[SubscriptionInput, *Subscription]
-	deletes    *batchQueue[string, deleted]
-	now        func() time.Time
+	cfg          Config
+	api          *httpapi.Client // sends every request
+	listings     listingCache    // per-account listings behind ReadSubscription
+	claims       claimSet        // subscription IDs handed to callers, never adopted for another
+	listLimits   listingLimits   // bounds of every listing (listing_bounds.go)
+	createGate   createGate      // orders creates with the reads that settle lost answers
+	lost         lostCreates     // what the Client's lost creates still look for, by content
+	createdClock createdClock    // the createdDate clock, as the Client's own creates calibrate it
+	writes       accountWrites   // orders writes with UpdateListed (account_writes.go)
+	creates      *batchQueue[SubscriptionInput, *Subscription]
+	deletes      *batchQueue[string, deleted]
+	now          func() time.Time
 
 	events eventCatalogue // the events catalogue, read once
 

@@ -36,10 +36,11 @@ package client
 // settled together (lost_pending.go).
 //
 // Limits: the read must see the create once it has been carried out (read-after-write consistency);
-// a subscription created by the same user with the same content inside the adoption window (from
-// httpapi.ServiceClockSkew before the send to httpapi.ServiceClockSkew after the failed answer, by
-// the service's clock), through another tool or another provider instance, is
-// indistinguishable from the lost one.
+// a subscription created by the same user with the same content inside the adoption window (the
+// request's flight on the createdDate clock that this Client's creates calibrated, to the
+// millisecond; before any create of this Client came back whole, from httpapi.ServiceClockSkew
+// before the send to the failed answer, by the Date headers' bounds of the service's clock), through
+// another tool or another provider instance, is indistinguishable from the lost one.
 
 import (
 	"cmp"
@@ -270,6 +271,7 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 	before := c.now()
 	created, err := c.writeSubscriptions(httpapi.WithClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
 	span = sendSpan{sent: probe.LastSent(before), answered: c.now()}
+	span.cal, span.calibrated = c.createdClock.snapshot()
 	defer func() {
 		if err != nil && outcomeUnknown(err) {
 			// Counted before the gate is released: a settling read of another create of
@@ -289,6 +291,9 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 		fresh = newSince(fresh, probe, span.sent)
 	}
 	if subs, ok := matchCreated(in, fresh); ok && len(fresh) == len(created) {
+		// What this request made, dated between its send and its answer: it calibrates the
+		// createdDate clock (created_clock.go).
+		c.createdClock.record(span.sent, span.answered, subs)
 		c.claims.claim(subs...)
 		copy(result, pointers(subs))
 		return span, nil
@@ -354,6 +359,11 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	// What existed before the request was sent is never its result: the service's clock
 	// says what that was (httpapi/service_clock.go). Without a Date header from the service, this
 	// machine's clock can only narrow the candidates, never confirm one.
+	if !span.calibrated {
+		// No create had come back whole when this one was lost: the creates that were in
+		// flight with it have by now (the gate), and may calibrate the clock.
+		span.cal, span.calibrated = c.createdClock.snapshot()
+	}
 	window, clockKnown := span.window(probe)
 	var doubtful []string
 	type candidates struct {
@@ -415,7 +425,9 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	slices.Sort(doubtful)
 	st.doubtful = doubtful
 	tflog.Info(ctx, "Read the account after a lost create answer",
-		map[string]any{"account_id": accountID, "sent": len(in), "adopted": len(in) - countNil(result), "ambiguous": len(ambiguous)})
+		map[string]any{"account_id": accountID, "sent": len(in), "adopted": len(in) - countNil(result), "ambiguous": len(ambiguous),
+			"window_earliest": window.earliest, "window_latest": window.latest, "window_calibrated": span.calibrated,
+			"calibration_width": span.cal.width().String(), "calibration_subscriptions": span.cal.samples, "calibration_restarts": span.cal.steps})
 	if len(ambiguous) > 0 {
 		slices.Sort(ambiguous)
 		return &UnknownOutcomeError{Operation: opCreateSubscriptions, AccountID: accountID, Cause: cause,

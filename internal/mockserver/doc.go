@@ -206,8 +206,11 @@
 //     write the service has made. Holds come before faults (faults_hold.go).
 //   - The service's clock dates subscriptions and the Date header of every
 //     answer; SetClockOffset runs it ahead of (or behind) the real clock,
-//     SetDateOffset runs the Date header ahead of (or behind) it.
-//     JWTs are dated by the real clock.
+//     SetDateOffset runs the Date header ahead of (or behind) it, StopClock
+//     makes it stand still at a chosen instant until ResumeClock. OnFaulted
+//     tells a test when, on that clock, a request answered by a fault
+//     before any work came in and was answered. JWTs are dated by the real
+//     clock.
 //   - The request log is in the order requests finished; Status is 0 when
 //     nothing was written (client gone during latency, Drop). It keeps the
 //     latest Config.RequestLogSize requests (10,000), paths cut to

@@ -1,5 +1,7 @@
 package mockserver
 
+import "time"
+
 // Hooks let a test act at a chosen point of a request: after the server has carried out the
 // operation and before its answer goes out, as another client would between two requests
 // of the one it observes (between an action's listing and its bulk update, say).
@@ -67,4 +69,54 @@ func (s *Server) runServedHook(method, route string, status int) {
 	if hook != nil {
 		hook.fn()
 	}
+}
+
+// FaultedRequest is a request that a fault answered before any work, as the service's clock
+// dated it: when it came in, and when its answer was written.
+type FaultedRequest struct {
+	Received, Answered time.Time
+}
+
+// faultedHook is a hook added with OnFaulted.
+type faultedHook struct {
+	id            int
+	method, route string
+	fn            func(FaultedRequest)
+}
+
+// OnFaulted runs fn once, for the next request of method on route (one of the Route*
+// constants) that a fault answers before any work (not AfterWork, not Drop): once the fault's
+// answer is written, before it is sent, with when the service's clock saw the request come in
+// and answered it. A test learns where on the service's clock a lost request's flight lies
+// (and can place another client's creates around it: StopClock). The returned function removes
+// the hook if it has not run.
+func (s *Server) OnFaulted(method, route string, fn func(FaultedRequest)) (remove func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextHookID++
+	id := s.nextHookID
+	s.faulted = append(s.faulted, &faultedHook{id: id, method: method, route: route, fn: fn})
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for i, h := range s.faulted {
+			if h.id == id {
+				s.faulted = append(s.faulted[:i], s.faulted[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// takeFaultedHook removes and returns the first OnFaulted hook for method on route, or nil.
+func (s *Server) takeFaultedHook(method, route string) func(FaultedRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, h := range s.faulted {
+		if h.method == method && h.route == route {
+			s.faulted = append(s.faulted[:i], s.faulted[i+1:]...)
+			return h.fn
+		}
+	}
+	return nil
 }

@@ -70,10 +70,12 @@ type Server struct {
 	nextFaultID int
 	served      []*servedHook // hooks.go
 	nextHookID  int
-	later       []*laterWork // work of requests whose answer a Later fault gave early
-	holds       []*Hold      // answers kept back until the test releases them (faults_hold.go)
-	clockOffset atomic.Int64 // nanoseconds the service's clock runs ahead of the real one
-	dateOffset  atomic.Int64 // nanoseconds the Date header runs ahead of the service's clock
+	later       []*laterWork              // work of requests whose answer a Later fault gave early
+	holds       []*Hold                   // answers kept back until the test releases them (faults_hold.go)
+	clockOffset atomic.Int64              // nanoseconds the service's clock runs ahead of the real one
+	dateOffset  atomic.Int64              // nanoseconds the Date header runs ahead of the service's clock
+	stoppedAt   atomic.Pointer[time.Time] // the service's clock stands still at this instant (StopClock)
+	faulted     []*faultedHook            // hooks.go
 
 	counts     map[countKey]int
 	requests   []RequestRecord // the latest logSize requests (counters.go)
@@ -167,7 +169,7 @@ func cloneUser(u User) User {
 // the operation and AfterWork faults; it is recorded in the counters and
 // the request log when it ends.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
+	start, received := time.Now(), s.now()
 	m, found := matchRoute(r.URL.EscapedPath())
 	w.Header().Set("Date", s.dateHeader())
 	rec := &statusRecorder{ResponseWriter: w}
@@ -205,6 +207,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !f.tampers() {
 			if f.Later > 0 {
 				s.keepForLater(r, m, found, f.Later)
+			}
+			if hook := s.takeFaultedHook(r.Method, m.route); hook != nil && !f.Drop {
+				// The hook runs once the fault's answer is written, before it is sent.
+				held := newHeldResponse()
+				s.serveFault(held, r, f)
+				hook(FaultedRequest{Received: received, Answered: s.now()})
+				held.sendTo(rec)
+				return
 			}
 			answerFault(f)
 			return

@@ -2,11 +2,15 @@ package httpapi
 
 // The service's clock, as its answers tell it. Every 2xx answer of the service (not of the JWT
 // endpoint) carries a Date header; an answer dated D that came in at local instant r shows that
-// at local instant t the service's clock read at least D + (t - r) (ClockProbe.serviceTimeAt,
-// the largest bound over the answers seen). A subscription dated earlier than that bound at the
-// instant a lost create was last sent, less ServiceClockSkew, existed before the create and is
-// never its result. This machine's wall clock is never the judge. Why, and the limits:
-// DESIGN.md#lost-answers-and-ownership.
+// at local instant t the service's clock read at least D + (t - r) (ClockProbe.ServiceTimeAt,
+// the largest bound over the answers seen). The header has whole seconds and was written after
+// the request was sent, at local instant s: at t the clock read less than D + 1s + (t - s)
+// (ClockProbe.ServiceTimeAtMost, the smallest bound over the answers seen), so that answers
+// on either side of a second's turn narrow it below the second. A subscription dated earlier
+// than the lower bound at the instant a lost create was last sent, less ServiceClockSkew,
+// existed before the create and is never its result. This machine's wall clock is never the
+// judge; the client's own creates calibrate the createdDate clock further
+// (internal/client/created_clock.go). Why, and the limits: DESIGN.md#lost-answers-and-ownership.
 
 import (
 	"context"
@@ -31,6 +35,10 @@ type ClockProbe struct {
 	seen   bool      // an answer carried a Date header
 	date   time.Time // the service's time of the best answer
 	at     time.Time // the local instant that answer came in
+	// The upper bound: at local instant upAt (an attempt's start) the service's clock read
+	// less than upDate (a Date header of its answer plus a second).
+	upDate time.Time
+	upAt   time.Time
 }
 
 // WithClockProbe returns ctx carrying p.
@@ -76,7 +84,15 @@ func (p *ClockProbe) answered(h http.Header, at time.Time) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	// Keep the answer that bounds the clock highest: the largest date - at.
+	// Keep the answer that bounds the clock highest from below: the largest date - at, and the
+	// one that bounds it lowest from above: the smallest date + 1s - the attempt's start.
+	up, upAt := date.Add(time.Second), p.sentAt
+	if upAt.IsZero() || upAt.After(at) {
+		upAt = at
+	}
+	if !p.seen || up.Sub(p.upDate) < upAt.Sub(p.upAt) {
+		p.upDate, p.upAt = up, upAt
+	}
 	if !p.seen || date.Sub(p.date) > at.Sub(p.at) {
 		p.seen, p.date, p.at = true, date, at
 	}
@@ -91,4 +107,16 @@ func (p *ClockProbe) ServiceTimeAt(t time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return p.date.Add(t.Sub(p.at)), true
+}
+
+// ServiceTimeAtMost returns an upper bound of the service's clock at local instant t, and false
+// when no answer has told the service's time. The bound holds for the clock that writes the
+// Date headers; the one that dates subscriptions may run apart from it (ServiceClockSkew).
+func (p *ClockProbe) ServiceTimeAtMost(t time.Time) (time.Time, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.seen {
+		return time.Time{}, false
+	}
+	return p.upDate.Add(t.Sub(p.upAt)), true
 }
