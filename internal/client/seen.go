@@ -32,7 +32,9 @@ type seenSet struct {
 	mu       sync.Mutex
 	ids      map[string]time.Time      // listingKey -> when the answer that held it came back
 	accounts map[string][]Subscription // the first full listing of each account
-	group    singleflight.Group
+	// byKey is each first listing by content key (Subscription.key), for Lookalikes.
+	byKey map[string]map[string][]Subscription
+	group singleflight.Group
 }
 
 // record notes that subs were in an answer that came back at `at`. An ID keeps the instant
@@ -77,15 +79,32 @@ func (ss *seenSet) keepListing(account string, subs []Subscription) {
 	if ss.accounts == nil {
 		ss.accounts = make(map[string][]Subscription)
 	}
-	if _, ok := ss.accounts[account]; !ok {
-		ss.accounts[account] = slices.Clone(subs)
+	if _, ok := ss.accounts[account]; ok {
+		return
 	}
+	ss.accounts[account] = slices.Clone(subs)
+	if ss.byKey == nil {
+		ss.byKey = make(map[string]map[string][]Subscription)
+	}
+	keys := make(map[string][]Subscription)
+	for _, s := range subs {
+		keys[s.key()] = append(keys[s.key()], s)
+	}
+	ss.byKey[account] = keys
+}
+
+// listedLike returns the subscriptions of the account's first full listing whose content key
+// is key.
+func (ss *seenSet) listedLike(account, key string) []Subscription {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.byKey[account][key]
 }
 
 // SeeAccount makes sure that this Client has listed the account once, so that the creates
 // that follow never adopt or hand out a subscription that existed before them (see the top of
 // this file). It sends nothing when the account has been listed already by this Client (a
-// refresh's shared listing, an earlier SeeAccount) and at most one listing
+// refresh's shared listing, an earlier SeeAccount or Lookalikes) and at most one listing
 // otherwise, shared by concurrent callers. It returns the listing's error: the caller may
 // create all the same, and is then protected only by the adoption window.
 func (c *Client) SeeAccount(ctx context.Context, accountID string) error {

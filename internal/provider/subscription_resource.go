@@ -67,8 +67,9 @@ func (r *SubscriptionResource) Configure(_ context.Context, req resource.Configu
 // it out, so that a change of the provider's account plans a replacement,
 // warns about settings the service delivers nowhere: EMAIL, an EVENT_STREAMS
 // destination without environment or topic (subscriptionSettingWarnings), checks a new event name against the events
-// catalogue, and plans no change where the event name's case is all that
-// differs.
+// catalogue, plans no change where the event name's case is all that
+// differs, claims what the plan holds (subscription_held.go) and names the
+// look-alikes of a planned create (subscription_lookalikes.go).
 func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(subscriptionSettingWarnings(ctx, req)...)
 	if req.Plan.Raw.IsNull() || r.data == nil {
@@ -81,6 +82,7 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if len(resp.RequiresReplace) == 0 { // a replacement is planned again as a create, which holds
 		resp.Diagnostics.Append(planHolding(ctx, r.data.holders, resp.Plan)...)
 	}
+	resp.Diagnostics.Append(planLookalikes(ctx, r.data, req, resp)...)
 }
 
 // Create creates the subscription through createSubscriptions, in one request
