@@ -281,11 +281,12 @@ func TestAccLookalikes_killedApply(t *testing.T) {
 	}
 }
 
-// stateIDsIfAny is stateSubscriptionIDs for a working directory that may have no state file
-// yet (a terraform killed before it wrote one).
+// stateIDsIfAny is stateSubscriptionIDs for a working directory that may have no state yet: no
+// file, or an empty one (a CLI killed before it wrote a snapshot; OpenTofu creates the file
+// first).
 func stateIDsIfAny(t *testing.T, w *cliWorkspace) []string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(w.dir, "terraform.tfstate")); errors.Is(err, os.ErrNotExist) {
+	if fi, err := os.Stat(filepath.Join(w.dir, "terraform.tfstate")); errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 {
 		return nil
 	}
 	return w.stateSubscriptionIDs()
