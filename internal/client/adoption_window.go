@@ -29,10 +29,11 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
-// sendSpan is when, by this machine's clock, a create was last sent and its answer came back,
-// the calibration of the createdDate clock as it stood then, and, when that answer was lost,
+// sendSpan is when, by this machine's clock, a create was first and last sent and its answer came
+// back, the calibration of the createdDate clock as it stood then, and, when that answer was lost,
 // what the create still looks for.
 type sendSpan struct {
+	start      time.Time // when the create was first sent: what the Client read before is not its (seen.go)
 	sent       time.Time
 	answered   time.Time
 	cal        calibration

@@ -26,6 +26,7 @@ type Client struct {
 	api          *httpapi.Client // sends every request
 	listings     listingCache    // per-account listings behind ReadSubscription
 	claims       claimSet        // subscription IDs handed to callers, never adopted for another
+	seen         seenSet         // subscription IDs read, and when: never a later create's (seen.go)
 	listLimits   listingLimits   // bounds of every listing (listing_bounds.go)
 	createGate   createGate      // orders creates with the reads that settle lost answers
 	lost         lostCreates     // what the Client's lost creates still look for, by content

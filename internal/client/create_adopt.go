@@ -16,7 +16,8 @@ package client
 //     clock showed when the request was sent (from the Date headers of its answers, less
 //     httpapi.ServiceClockSkew; see httpapi/service_clock.go). This machine's clock is never the
 //     judge;
-//   - not already returned by this Client to another caller (created, adopted or read);
+//   - not already returned by this Client to another caller (created, adopted or read), nor
+//     read by this Client before the request was first sent (seen.go);
 //   - created by the caller: createdBy equal to the JWT's subject or the configured user name.
 //
 // Exact matches are adopted as the result of the create. While something is still missing,
@@ -208,7 +209,7 @@ func (c *Client) createSubscriptions(ctx context.Context, accountID string, in [
 	st.hold = span.lost
 	uerr := c.settle(ctx, accountID, in, result, st, span, err)
 	st.hold.release()
-	if exact := c.createdUnreadable(accountID, err, uerr, result); exact != nil {
+	if exact := c.createdUnreadable(accountID, err, uerr, result, span.start); exact != nil {
 		// The answer named what was created: never create it again, nor call it unknown.
 		return result, late, exact
 	}
@@ -270,7 +271,7 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 	defer gate.RUnlock()
 	before := c.now()
 	created, err := c.writeSubscriptions(httpapi.WithClockProbe(ctx, probe), opCreateSubscriptions, http.MethodPost, accountID, in)
-	span = sendSpan{sent: probe.LastSent(before), answered: c.now()}
+	span = sendSpan{start: before, sent: probe.LastSent(before), answered: c.now()}
 	span.cal, span.calibrated = c.createdClock.snapshot()
 	defer func() {
 		if err != nil && outcomeUnknown(err) {
@@ -282,10 +283,10 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 	if err != nil {
 		return span, err
 	}
-	// Only new subscriptions that no caller holds can be this request's: an answer that lists
-	// more than was sent (the whole account, as the collection's PUT answers) hands out none
-	// of the others.
-	fresh := c.unclaimed(created)
+	// Only new subscriptions that no caller holds, and that this Client did not read before
+	// the request, can be this request's: an answer that lists more than was sent (the whole
+	// account, as the collection's PUT answers) hands out none of the others.
+	fresh := c.unclaimed(created, before)
 	if len(fresh) > len(in) {
 		// More than was sent: what the service dates before the request is not its.
 		fresh = newSince(fresh, probe, span.sent)
@@ -306,11 +307,11 @@ func (c *Client) sendCreate(ctx context.Context, accountID string, in []Subscrip
 }
 
 // unclaimed returns the subscriptions of created that carry an ID that no caller of this
-// Client holds.
-func (c *Client) unclaimed(created []Subscription) []Subscription {
+// Client holds and that this Client had not read before start (heldFrom).
+func (c *Client) unclaimed(created []Subscription, start time.Time) []Subscription {
 	var out []Subscription
 	for _, s := range created {
-		if s.ID != "" && !c.claims.claimed(s.ID) {
+		if s.ID != "" && !c.heldFrom(s.ID, start) {
 			out = append(out, s)
 		}
 	}
@@ -386,7 +387,7 @@ func (c *Client) adopt(ctx context.Context, accountID string, in []SubscriptionI
 	}
 	for _, s := range list {
 		cand := byKey[s.key()]
-		if cand == nil || s.ID == "" || c.claims.claimed(s.ID) {
+		if cand == nil || s.ID == "" || c.heldFrom(s.ID, span.start) {
 			continue
 		}
 		if s.CreatedDate != 0 && s.CreatedDate < window.earliest {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
@@ -82,8 +83,9 @@ func refusedAnswer(op, accountID string, subs []Subscription, err error) error {
 
 // createdUnreadable returns the exact outcome of a create whose answer, cause, was refused for
 // its text alone, when settling it (uerr: its error, if any) did not hand every input out:
-// the ids the answer listed that result does not hold. It returns nil for any other cause.
-func (c *Client) createdUnreadable(accountID string, cause, uerr error, result []*Subscription) error {
+// the ids the answer listed that result does not hold, and that no caller holds nor this
+// Client read before the create was first sent at start. It returns nil for any other cause.
+func (c *Client) createdUnreadable(accountID string, cause, uerr error, result []*Subscription, start time.Time) error {
 	var refused *textRefusedAnswer
 	if !errors.As(cause, &refused) {
 		return nil
@@ -96,7 +98,7 @@ func (c *Client) createdUnreadable(accountID string, cause, uerr error, result [
 	}
 	var ids []string
 	for _, id := range refused.ids {
-		if !held[listingKey(id)] && !c.claims.claimed(id) {
+		if !held[listingKey(id)] && !c.heldFrom(id, start) {
 			ids = append(ids, id)
 		}
 	}

@@ -202,3 +202,51 @@ func wantCreatedFor(t *testing.T, in []client.SubscriptionInput, got []client.Su
 		seen[s.ID] = true
 	}
 }
+
+// A subscription the client read before a create was sent is never that create's, though the
+// service dates it half a second before the request (inside the adoption window's margin): a
+// twin that another client made, read by this one's listing (SeeAccount), is neither adopted
+// after a lost answer nor handed out from an answer that lists the whole account.
+func TestMockCreateNeverTakesWhatWasReadBefore(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		fault mockserver.Fault
+	}{
+		{"answered 502 before any work", mockserver.Fault{Status: http.StatusBadGateway, Count: 1}},
+		{"answer lists the whole account", mockserver.Fault{AfterWork: true, ListAccount: true, Count: 1}},
+	} {
+		fault := tc.fault
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e, c := newMockClient(t)
+			in := validInput("C1")
+			twin, err := e.client().CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
+			if err != nil {
+				t.Fatalf("the twin's create: %v", err)
+			}
+			if err := c.SeeAccount(ctx(t), itAccount); err != nil {
+				t.Fatalf("SeeAccount: %v", err)
+			}
+			e.mock.ModifySubscription(itAccount, twin[0].ID, func(s *mockserver.Subscription) {
+				s.CreatedDate = time.Now().Add(-500 * time.Millisecond).UnixMilli()
+			})
+			lists := e.mock.Count(http.MethodGet, mockserver.RouteSubscriptions)
+			if err := c.SeeAccount(ctx(t), itAccount); err != nil || e.mock.Count(http.MethodGet, mockserver.RouteSubscriptions) != lists {
+				t.Fatalf("a second SeeAccount listed the account again (%v)", err)
+			}
+			fault.Method, fault.Route = http.MethodPost, mockserver.RouteSubscriptions
+			e.mock.InjectFault(fault)
+			got, err := c.CreateSubscriptions(ctx(t), itAccount, []client.SubscriptionInput{in})
+			if err != nil {
+				t.Fatalf("create: %v", err)
+			}
+			if got[0].ID == twin[0].ID || got[0].ID == "" {
+				t.Fatalf("the create returned %q, the twin's id %q", got[0].ID, twin[0].ID)
+			}
+			if n := len(e.mock.Subscriptions(itAccount)); n != 2 {
+				t.Errorf("mock holds %d subscriptions, want 2", n)
+			}
+		})
+	}
+}

@@ -73,7 +73,15 @@ type Page struct {
 // up to listAttempts times in all; when every attempt disagrees, the error is an
 // *IncompleteListingError that carries the last attempt's subscriptions.
 func (c *Client) ListSubscriptions(ctx context.Context, accountID string, opts ListOptions) ([]Subscription, error) {
-	return c.listChecked(ctx, accountID, opts)
+	subs, err := c.listChecked(ctx, accountID, opts)
+	if err == nil {
+		// What a listing holds existed before any create sent after it (seen.go).
+		c.seen.record(c.now(), subs...)
+		if account, aerr := c.account(accountID); aerr == nil {
+			c.seen.keepListing(account, subs)
+		}
+	}
+	return subs, err
 }
 
 // listOnce pages through the account once and returns what it listed, and the first
@@ -355,6 +363,7 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	if err != nil {
 		return nil, httpapi.MalformedResponse(opReadSubscription, err)
 	}
+	c.seen.record(c.now(), *s)
 	return s, nil
 }
 

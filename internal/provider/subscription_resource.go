@@ -67,8 +67,9 @@ func (r *SubscriptionResource) Configure(_ context.Context, req resource.Configu
 // it out, so that a change of the provider's account plans a replacement,
 // warns about settings the service delivers nowhere: EMAIL, an EVENT_STREAMS
 // destination without environment or topic (subscriptionSettingWarnings), checks a new event name against the events
-// catalogue, and plans no change where the event name's case is all that
-// differs.
+// catalogue, plans no change where the event name's case is all that
+// differs, claims what the plan holds (subscription_held.go) and names the
+// look-alikes of a planned create (subscription_lookalikes.go).
 func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(subscriptionSettingWarnings(ctx, req)...)
 	if req.Plan.Raw.IsNull() || r.data == nil {
@@ -77,16 +78,19 @@ func (r *SubscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(planDefaultAccount(ctx, r.data, req, resp)...)
 	resp.Diagnostics.Append(checkSubscriptionEventName(ctx, r.data, req)...)
 	planStateWhenUnchanged(req, resp)
+	claimPlanned(ctx, r.data, req, resp)
 	if len(resp.RequiresReplace) == 0 { // a replacement is planned again as a create, which holds
 		resp.Diagnostics.Append(planHolding(ctx, r.data.holders, resp.Plan)...)
 	}
+	resp.Diagnostics.Append(planLookalikes(ctx, r.data, req, resp)...)
 }
 
 // Create creates the subscription through createSubscriptions, in one request
-// with the other creates of the account that arrive within batch_window. The
-// client settles a lost answer by reading the account (it adopts what the
-// request created, or creates it once); when it cannot, the error names the
-// candidates and how to import them.
+// with the other creates of the account that arrive within batch_window, after
+// the account has been listed once in this provider instance (what it held then
+// is never the create's: subscription_held.go). The client settles a lost answer
+// by reading the account (it adopts what the request created, or creates it
+// once); when it cannot, the error names the candidates and how to import them.
 func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan subscriptionResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -100,6 +104,12 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	account := plan.AccountID.ValueString()
 
+	// This process may never have read the account (Terraform's apply walk reads and plans only
+	// what changes): what one listing holds now is never this create's (subscription_held.go).
+	if err := r.data.client.SeeAccount(op.ctx, account); err != nil {
+		tflog.Warn(ctx, "Could not list the account before creating; only the adoption window then tells "+
+			"a lost create's subscription from an older one", map[string]any{"account_id": account, "error": err.Error()})
+	}
 	// A create that was sent is waited for past the deadline: its answer reaches state.
 	created, err := r.data.client.CreateSubscriptionBatched(op.ctx, account, plan.input())
 	if summary, detail, ok := createWarning(err); ok && created != nil && created.ID != "" {
