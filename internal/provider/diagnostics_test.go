@@ -97,7 +97,7 @@ func TestCreateWarning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			summary, detail, ok := createWarning(tt.err)
+			summary, detail, ok := createWarning(tt.err, "")
 			if ok != tt.ok || (ok && summary == "") {
 				t.Fatalf("createWarning(%v) = %q, %t; want a warning: %t", tt.err, summary, ok, tt.ok)
 			}
