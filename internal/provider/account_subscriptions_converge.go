@@ -259,10 +259,12 @@ func unknownOutcomeScopeDetail(scope subscriptionScope, e *client.UnknownOutcome
 		"request created and that no entry holds appears in the map under its id and is planned for removal, and " +
 		"an entry it did not create is planned for creation again. Run terraform plan to review, then apply.")
 	if len(e.Candidates) > 0 {
-		b.WriteString("\n\n" + heldElsewhereAdvice(e.AccountID) + " The next plan gives an entry a candidate of its " +
-			"content (the entry shows the candidate's id) and plans any other candidate for removal, whoever holds it: " +
-			"if another state holds the one an entry takes, both then manage it; if it holds one planned for removal, " +
-			"the apply deletes it and leaves that state holding a deleted id. Review those ids in the plan before " +
+		b.WriteString("\n\n" + heldElsewhereAdvice(e.AccountID) + " The next apply acts on the candidates whoever holds " +
+			"them. After the resource's first apply (a create), Terraform marks the resource tainted, and the next apply " +
+			"replaces it: it deletes every subscription the refresh reads into it, the candidates among them, and creates " +
+			"the entries again. After a later apply, the next plan gives an entry a candidate of its content (the entry " +
+			"shows the candidate's id) and plans any other for removal. A candidate that another state holds is then " +
+			"deleted under it (that state is left holding a deleted id), or managed by both. Review the plan's ids before " +
 			"applying; if another state holds one, the two configurations manage the same " + scope.noun() + ": keep one " +
 			"holder (terraform state rm, or a removed block, in the other) before applying again.")
 	}
