@@ -289,9 +289,9 @@ func updateFailedSummary(id, key string, gone bool) string {
 	return s
 }
 
-// createFailedSummary is the summary of a create of failed subscriptions in account that failed
-// with err, made others of its request created: the subscriptions err names follow
-// (createErrorSummary).
+// createFailedSummary is the summary of a create request in account that failed with err:
+// failed of its subscriptions were not created, made were (and are in state); the
+// subscriptions err names follow (createErrorSummary).
 func createFailedSummary(account string, failed, made int, err error) string {
 	summary := fmt.Sprintf("Unable to create %d subscriptions in account %s", failed, account)
 	if made > 0 {
