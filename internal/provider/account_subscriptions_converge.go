@@ -138,7 +138,8 @@ func (w clientWriter) deleteEntries(ctx context.Context, account string, held ma
 		}
 		statuses, err := c.BulkDeleteSubscriptions(ctx, account, ids)
 		if err != nil {
-			addClientError(diags, fmt.Sprintf("Unable to delete %d subscriptions of account %s", len(ids), account), err)
+			diags.AddError(deleteFailedSummary(account, ids),
+				clientErrorDetail(err)+"\n\nThe request's subscriptions, which stay in state:\n  - "+strings.Join(ids, "\n  - "))
 			remaining = append(remaining, chunk...)
 			continue
 		}
@@ -150,7 +151,7 @@ func (w clientWriter) deleteEntries(ctx context.Context, account string, held ma
 			st, ok := byID[strings.ToLower(ids[i])]
 			switch {
 			case !ok:
-				diags.AddError("Unable to delete subscription "+ids[i], fmt.Sprintf("The bulk delete's answer has no status for "+
+				diags.AddError(deleteFailedSummary(account, ids[i:i+1]), fmt.Sprintf("The bulk delete's answer has no status for "+
 					"subscription %s, and reading it afterwards did not find it gone, so it may still exist; it stays in "+
 					"state. Run terraform apply again to delete it (terraform plan shows the account's current "+
 					"subscriptions).", ids[i]))
@@ -158,7 +159,7 @@ func (w clientWriter) deleteEntries(ctx context.Context, account string, held ma
 				st.HTTPEquivalentCode == http.StatusNotFound:
 				continue
 			default:
-				addClientError(diags, "Unable to delete subscription "+ids[i], &client.ItemError{Operation: "bulk delete subscriptions",
+				addClientError(diags, deleteFailedSummary(account, ids[i:i+1]), &client.ItemError{Operation: "bulk delete subscriptions",
 					AccountID: account, SubscriptionID: ids[i], HTTPEquivalentCode: st.HTTPEquivalentCode, Message: st.Message})
 			}
 			remaining = append(remaining, hk)
@@ -192,9 +193,9 @@ func (w clientWriter) updateEntries(ctx context.Context, account string, held ma
 		case r.Err == nil:
 			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: withHeldID(u.planned, held[u.heldKey])})
 		case errors.Is(r.Err, httpapi.ErrNotFound):
-			addClientError(diags, "Unable to update subscription "+r.ID+": it no longer exists (removed from state; the next plan creates it again)", r.Err)
+			addClientError(diags, updateFailedSummary(r.ID, u.key, true), r.Err)
 		default:
-			addClientError(diags, "Unable to update subscription "+r.ID, r.Err)
+			addClientError(diags, updateFailedSummary(r.ID, u.key, false), r.Err)
 			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: held[u.heldKey]})
 		}
 	}
@@ -216,23 +217,22 @@ func (w clientWriter) createEntries(ctx context.Context, account string, planned
 			in[i] = planned[key].input()
 		}
 		created, warnings, err := c.CreateSubscriptionsWarn(ctx, account, in)
-		for _, w := range warnings {
-			if summary, detail, ok := createWarning(w); ok {
-				diags.AddWarning(summary, detail)
-			}
-		}
 		made := 0
+		keyOf := make(map[string]string, len(chunk)) // subscription id -> the entry that holds it
 		for i, key := range chunk {
 			if i < len(created) && created[i].ID != "" {
 				out[key] = accountEntryFromAPI(&created[i]).withSpelling(planned[key].EventName)
+				keyOf[strings.ToLower(created[i].ID)] = key
 				made++
 			}
 		}
-		if err != nil {
-			summary := fmt.Sprintf("Unable to create %d subscriptions in account %s", len(chunk)-made, account)
-			if made > 0 {
-				summary += fmt.Sprintf(" (%d others were created and are in state)", made)
+		for _, warning := range warnings {
+			if summary, detail, ok := createWarning(warning, keyOf[strings.ToLower(warnedID(warning))]); ok {
+				diags.AddWarning(summary, detail)
 			}
+		}
+		if err != nil {
+			summary := createFailedSummary(account, len(chunk)-made, made, err)
 			var unknown *client.UnknownOutcomeError
 			if errors.As(err, &unknown) {
 				// The subscription resource's advice (import what may exist) does not
@@ -258,5 +258,44 @@ func unknownOutcomeScopeDetail(scope subscriptionScope, e *client.UnknownOutcome
 	b.WriteString("\n\nNothing is lost track of: the next plan reads every subscription of the " + scope.noun() + ". One that the " +
 		"request created and that no entry holds appears in the map under its id and is planned for removal, and " +
 		"an entry it did not create is planned for creation again. Run terraform plan to review, then apply.")
+	if len(e.Candidates) > 0 {
+		b.WriteString("\n\n" + heldElsewhereAdvice(e.AccountID) + " The next apply acts on the candidates whoever holds " +
+			"them. After the resource's first apply (a create), Terraform marks the resource tainted, and the next apply " +
+			"replaces it: it deletes every subscription the refresh reads into it, the candidates among them, and creates " +
+			"the entries again. After a later apply, the next plan gives an entry a candidate of its content (the entry " +
+			"shows the candidate's id) and plans any other for removal. A candidate that another state holds is then " +
+			"deleted under it (that state is left holding a deleted id), or managed by both. Review the plan's ids before " +
+			"applying; if another state holds one, the two configurations manage the same " + scope.noun() + ": keep one " +
+			"holder (terraform state rm, or a removed block, in the other) before applying again.")
+	}
 	return b.String()
+}
+
+// deleteFailedSummary is the summary of a failed delete of ids (diagnostic_summaries.go).
+func deleteFailedSummary(account string, ids []string) string {
+	if len(ids) == 1 {
+		return "Unable to delete " + subscriptionNamed(ids[0], "")
+	}
+	return fmt.Sprintf("Unable to delete %s of account %s", subscriptionsNamed(ids), account)
+}
+
+// updateFailedSummary is the summary of a failed update of subscription id, the subscription of
+// entry key; gone when the service answered that it no longer exists.
+func updateFailedSummary(id, key string, gone bool) string {
+	s := "Unable to update " + subscriptionNamed(id, key)
+	if gone {
+		s += ": it no longer exists (removed from state; the next plan creates it again)"
+	}
+	return s
+}
+
+// createFailedSummary is the summary of a create request in account that failed with err:
+// failed of its subscriptions were not created, made were (and are in state); the
+// subscriptions err names follow (createErrorSummary).
+func createFailedSummary(account string, failed, made int, err error) string {
+	summary := fmt.Sprintf("Unable to create %d subscriptions in account %s", failed, account)
+	if made > 0 {
+		summary += fmt.Sprintf(" (%d others were created and are in state)", made)
+	}
+	return createErrorSummary(summary, err)
 }

@@ -121,7 +121,7 @@ func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subs
 		deleted = append(deleted, withEmail(key))
 	}
 	if len(deleted) > 0 {
-		diags.AddWarning(takeoverSummary(scope, acct, len(deleted), len(opaque) > 0), takeoverDetail(scope, acct, deleted, len(opaque) > 0))
+		diags.AddWarning(takeoverSummary(scope, acct, deleted, len(opaque) > 0), takeoverDetail(scope, acct, deleted, len(opaque) > 0))
 	}
 	var takenOver []entryTakeover
 	for _, key := range sortedKeys(planned) {
@@ -134,7 +134,7 @@ func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subs
 		}
 	}
 	if len(takenOver) > 0 {
-		diags.AddWarning(takenOverSummary(scope, acct, len(takenOver)), takenOverDetail(scope, acct, takenOver))
+		diags.AddWarning(takenOverSummary(scope, acct, takenOver), takenOverDetail(scope, acct, takenOver))
 	}
 	held := make(map[string]string, len(takenOver))
 	for _, a := range takenOver {
@@ -151,13 +151,15 @@ type entryTakeover struct {
 }
 
 // takenOverSummary is the summary of the warning that names the subscriptions the first apply
-// takes over.
-func takenOverSummary(scope subscriptionScope, account string, n int) string {
-	noun := "subscriptions"
-	if n == 1 {
-		noun = "subscription"
+// takes over: their count, and the first with its entry (diagnostic_summaries.go).
+func takenOverSummary(scope subscriptionScope, account string, takenOver []entryTakeover) string {
+	n := len(takenOver)
+	s := fmt.Sprintf("The first apply takes over %d %s that %s already holds: %s", n, plural(n, "subscription", "subscriptions"),
+		scope.where(account), subscriptionNamed(takenOver[0].held.ID.ValueString(), takenOver[0].key))
+	if n > 1 {
+		s += fmt.Sprintf(" and %d more", n-1)
 	}
-	return fmt.Sprintf("The first apply takes over %d %s that %s already holds", n, noun, scope.where(account))
+	return s
 }
 
 // takenOverDetail names each subscription an entry takes over (the first takeoverListed, and
@@ -181,17 +183,19 @@ func takenOverDetail(scope subscriptionScope, account string, takenOver []entryT
 	return b.String()
 }
 
-// takeoverSummary is the warning's summary.
-func takeoverSummary(scope subscriptionScope, account string, n int, uncertain bool) string {
+// takeoverSummary is the warning's summary: the count of the subscriptions deleted, and the
+// first of them (diagnostic_summaries.go).
+func takeoverSummary(scope subscriptionScope, account string, deleted []accountEntry, uncertain bool) string {
 	verb := "deletes"
 	if uncertain {
 		verb = "may delete"
 	}
-	noun := "subscriptions"
-	if n == 1 {
-		noun = "subscription"
+	ids := make([]string, len(deleted))
+	for i, e := range deleted {
+		ids[i] = e.ID.ValueString()
 	}
-	return fmt.Sprintf("The first apply %s %d %s that %s already holds", verb, n, noun, scope.where(account))
+	return fmt.Sprintf("The first apply %s %d %s that %s already holds: %s", verb, len(deleted),
+		plural(len(deleted), "subscription", "subscriptions"), scope.where(account), idsNamed(ids))
 }
 
 // takeoverDetail names the subscriptions the apply deletes (the first takeoverListed, and how

@@ -203,7 +203,19 @@ func checkTakenOverWarning(t *testing.T, diags []*tfprotov6.Diagnostic, subs []m
 	if len(taken) == 1 {
 		noun = "subscription"
 	}
-	if want := fmt.Sprintf("%s%d %s that account %q already holds", takenOverSummaryPrefix, len(taken), noun, testAccount); d.Summary != want ||
+	// The summary names the first entry's subscription, entries in the order of their keys.
+	first := -1
+	for i, key := range taken {
+		if first < 0 || key < taken[first] {
+			first = i
+		}
+	}
+	want := fmt.Sprintf("%s%d %s that account %q already holds: subscription %s (entry %q)", takenOverSummaryPrefix,
+		len(taken), noun, testAccount, subs[first].SubscriptionID, taken[first])
+	if len(taken) > 1 {
+		want += fmt.Sprintf(" and %d more", len(taken)-1)
+	}
+	if d.Summary != want ||
 		d.Severity != tfprotov6.DiagnosticSeverityWarning {
 		t.Errorf("the warning naming subscriptions taken over is %v %q, want a warning %q", d.Severity, d.Summary, want)
 	}

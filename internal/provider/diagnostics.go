@@ -219,15 +219,27 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 		for _, id := range e.Candidates {
 			fmt.Fprintf(&b, "\n  - %s", id)
 		}
-		fmt.Fprintf(&b, "\n\nInspect them (data source eventnotify_subscription), import the one that belongs to this "+
-			"resource with\n  terraform import eventnotify_subscription.<name> %s/<id>\nand delete any copy that nobody "+
-			"manages.", e.AccountID)
+		b.WriteString("\n\n" + heldElsewhereAdvice(e.AccountID))
+		fmt.Fprintf(&b, "\n\nImport the one that no other state holds and that belongs to this resource with\n  "+
+			"terraform import eventnotify_subscription.<name> %s/<id>\nand delete any copy that nobody manages. Applying "+
+			"again without importing one creates another copy: the provider cannot tell which is this resource's, so it "+
+			"adopts none of them, and they stay in no state of this configuration.", e.AccountID)
 	} else {
 		fmt.Fprintf(&b, "\n\nBefore applying again, list the account's subscriptions (data source "+
 			"eventnotify_subscriptions) and import any that this resource should own with\n  terraform import "+
 			"eventnotify_subscription.<name> %s/<id>\nso that it is not created twice.", e.AccountID)
 	}
 	return b.String()
+}
+
+// heldElsewhereAdvice says that a candidate of a lost create may be another configuration's, and
+// how to check, for a candidate of account.
+func heldElsewhereAdvice(account string) string {
+	return fmt.Sprintf("A candidate may be held by another configuration: another Terraform run or provider configuration "+
+		"with the same credentials that created the same subscription at the same time. Check before acting: run "+
+		"terraform state list and terraform state show in the other configurations that manage account %q, looking for "+
+		"the candidate's id, and compare its created_date (data source eventnotify_subscription, or the service's "+
+		"console) with the time of this apply.", account)
 }
 
 // createdUnreadableDetail names the subscriptions a create made whose answer was refused for
@@ -252,18 +264,26 @@ func createdUnreadableDetail(e *client.CreatedUnreadableError) string {
 }
 
 // createWarning returns the warning diagnostic of a create that succeeded with a doubt (see
-// client.CreateSubscriptionBatched), and false for any other error.
-func createWarning(err error) (summary, detail string, ok bool) {
+// client.CreateSubscriptionBatched), and false for any other error. key is the entry of the
+// account or topic resource that holds the subscription, "" for eventnotify_subscription: the
+// summary names the subscription and the entry (diagnostic_summaries.go).
+func createWarning(err error, key string) (summary, detail string, ok bool) {
 	var late *client.LateAdoptionWarning
 	if errors.As(err, &late) {
-		return "Subscription adopted after a lost create answer", lateAdoptionDetail(late), true
+		return capitalize(subscriptionNamed(late.SubscriptionID, key)) + lateAdoptionSuffix, lateAdoptionDetail(late), true
 	}
 	var again *client.RecreatedWarning
 	if errors.As(err, &again) {
-		return "Subscription created again after a lost create answer", recreatedDetail(again), true
+		return capitalize(subscriptionNamed(again.SubscriptionID, key)) + recreatedSuffix, recreatedDetail(again), true
 	}
 	return "", "", false
 }
+
+// The ends of createWarning's summaries, after the subscription they name.
+const (
+	lateAdoptionSuffix = " adopted after a lost create answer"
+	recreatedSuffix    = " created again after a lost create answer"
+)
 
 // recreatedDetail says that the first of two creates may still land, and how to find a copy.
 func recreatedDetail(w *client.RecreatedWarning) string {

@@ -47,7 +47,13 @@ func TestClientErrorDetail(t *testing.T) {
 			[]string{"Try again later", "with the error ID", "Error ID: e-1"}, nil},
 		{"a lost create with candidates", &client.UnknownOutcomeError{Operation: "create subscriptions", AccountID: "acc-1",
 			Candidates: []string{"id-1", "id-2"}, Missing: 1, Cause: errors.New("HTTP 504")},
-			[]string{"was lost or unreadable (HTTP 504)", "  - id-1\n  - id-2", "terraform import eventnotify_subscription.<name> acc-1/<id>"}, []string{"try again", "Try again"}},
+			[]string{"was lost or unreadable (HTTP 504)", "  - id-1\n  - id-2", "terraform import eventnotify_subscription.<name> acc-1/<id>",
+				// A candidate may be another run's (issue 37 item 8): how to check, and what re-running does.
+				"A candidate may be held by another configuration: another Terraform run or provider configuration",
+				`terraform state list and terraform state show in the other configurations that manage account "acc-1"`,
+				"created_date (data source eventnotify_subscription", "Import the one that no other state holds",
+				"Applying again without importing one creates another copy"},
+			[]string{"try again", "Try again"}},
 		{"a lost create that could not be read", &client.UnknownOutcomeError{Operation: "create subscriptions", AccountID: "acc-1",
 			Missing: 1, Cause: errors.New("HTTP 504"), ReadErr: errors.New("HTTP 500")},
 			[]string{"Reading the account to find out failed too: HTTP 500", "data source eventnotify_subscriptions", "terraform import"}, []string{"try again", "Try again"}},
@@ -55,6 +61,46 @@ func TestClientErrorDetail(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := clientErrorDetail(tc.err)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("detail lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("detail has %q:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+// TestUnknownOutcomeScopeDetail: the lost create of an account or topic resource says that
+// nothing is lost track of, and, when there are candidates, that one may be another
+// configuration's, how to check, and what the next apply does with them.
+func TestUnknownOutcomeScopeDetail(t *testing.T) {
+	withCandidates := &client.UnknownOutcomeError{Operation: "create subscriptions", AccountID: "acc-1",
+		Candidates: []string{"id-1", "id-2"}, Cause: errors.New("HTTP 504")}
+	heldElsewhere := []string{"A candidate may be held by another configuration",
+		`terraform state list and terraform state show in the other configurations that manage account "acc-1"`,
+		"created_date", "Terraform marks the resource tainted", "deletes every subscription the refresh reads into it",
+		"gives an entry a candidate of its content", "left holding a deleted id"}
+	for _, tc := range []struct {
+		name  string
+		scope subscriptionScope
+		err   *client.UnknownOutcomeError
+		want  []string
+		not   []string
+	}{
+		{"account, candidates", subscriptionScope{}, withCandidates, append([]string{"may be what the request created: id-1, id-2",
+			"every subscription of the account", "manage the same account: keep one holder"}, heldElsewhere...), nil},
+		{"topic, candidates", topicScope("env-1", "orders"), withCandidates, append([]string{"every subscription of the topic",
+			"manage the same topic: keep one holder"}, heldElsewhere...), nil},
+		{"account, no candidate", subscriptionScope{}, &client.UnknownOutcomeError{Operation: "create subscriptions",
+			AccountID: "acc-1", Cause: errors.New("HTTP 504")}, []string{"Nothing is lost track of"}, heldElsewhere},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unknownOutcomeScopeDetail(tc.scope, tc.err)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("detail lacks %q:\n%s", w, got)
@@ -97,7 +143,7 @@ func TestCreateWarning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			summary, detail, ok := createWarning(tt.err)
+			summary, detail, ok := createWarning(tt.err, "")
 			if ok != tt.ok || (ok && summary == "") {
 				t.Fatalf("createWarning(%v) = %q, %t; want a warning: %t", tt.err, summary, ok, tt.ok)
 			}

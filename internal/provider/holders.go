@@ -94,7 +94,7 @@ func (r *holderRegistry) holdSubscription(account, id string) diag.Diagnostics {
 	}
 	r.singles[account] = append(r.singles[account], id)
 	if _, ok := r.accounts[account]; ok && r.once("account:"+account) {
-		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
+		diags.AddWarning(accountHoldersSummary(account, r.singles[account]), r.accountHoldersDetail(account))
 	}
 	return diags
 }
@@ -133,7 +133,7 @@ func (r *holderRegistry) holdAccount(account string, keys []string, entryIDs map
 		r.accounts[account] = keySet
 	}
 	if len(r.singles[account]) > 0 && r.once("account:"+account) {
-		diags.AddWarning(accountHoldersSummary(account), r.accountHoldersDetail(account))
+		diags.AddWarning(accountHoldersSummary(account, r.singles[account]), r.accountHoldersDetail(account))
 	}
 	diags.Append(r.topicsOfAccount(account)...)
 	return diags
@@ -160,9 +160,22 @@ func twoSubscriptionHolders(account, id string) string {
 		"brought it in, do not import this id.", id, account, subscriptionResourceTypeName, id)
 }
 
-// accountHoldersSummary is the summary of an account that both kinds of resource hold.
-func accountHoldersSummary(account string) string {
-	return fmt.Sprintf("Account %q is held by %s and by %s resources", account, accountResourceTypeName, subscriptionResourceTypeName)
+// accountHoldersSummary is the summary of an account that both kinds of resource hold; singles
+// are the ids of its eventnotify_subscription resources ("" for one not created yet), the known
+// ones named (diagnostic_summaries.go).
+func accountHoldersSummary(account string, singles []string) string {
+	return fmt.Sprintf("Account %q is held by %s and by %s resources", account, accountResourceTypeName,
+		subscriptionResourceTypeName) + knownIDsNamed(singles)
+}
+
+// knownIDsNamed names the known ids of ids ("" is one not created yet) for the end of a summary:
+// ": subscriptions <id> and 2 more", or "" when none is known.
+func knownIDsNamed(ids []string) string {
+	known := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(ids))), func(id string) bool { return id == "" })
+	if len(known) == 0 {
+		return ""
+	}
+	return ": " + subscriptionsNamed(known)
 }
 
 // accountHoldersDetail names the eventnotify_subscription resources of an account that an

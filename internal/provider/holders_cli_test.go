@@ -42,9 +42,11 @@ func TestAccHolders_takeoverPlanNamesTakenOver(t *testing.T) {
 
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
 	expectOutput(t, "the plan of the create", out, true,
-		`Warning: The first apply takes over 1 subscription that account "acc-test" already holds`, takenOver,
+		fmt.Sprintf(`Warning: The first apply takes over 1 subscription that account "acc-test" already holds: `+
+			`subscription %s (entry "taken")`, held[0].SubscriptionID), takenOver,
 		"both then hold it",
-		`Warning: The first apply deletes 2 subscriptions that account "acc-test" already holds`,
+		fmt.Sprintf(`Warning: The first apply deletes 2 subscriptions that account "acc-test" already holds: %s and 1 more`,
+			min(held[1].SubscriptionID, held[2].SubscriptionID)),
 		fmt.Sprintf("- %q: event", held[1].SubscriptionID), fmt.Sprintf("- %q: event", held[2].SubscriptionID))
 	expectOutput(t, "the plan of the create", out, false, fmt.Sprintf("- %q: event", held[0].SubscriptionID))
 	if wr := m.writes(); wr.total() != 0 {

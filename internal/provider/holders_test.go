@@ -60,11 +60,11 @@ func TestHolderRegistry(t *testing.T) {
 			want: []string{`Account "a1" is held by two eventnotify_account_subscriptions resources`, "each apply undoes the other"}},
 		{name: "account resource, then single ones", steps: []step{
 			acct("a1", map[string]string{"k": "id-1", "id-9": "id-9"}), sub("a1", "id-1"), sub("a1", "id-9")},
-			want: []string{`Account "a1" is held by eventnotify_account_subscriptions and by eventnotify_subscription resources`,
+			want: []string{`Account "a1" is held by eventnotify_account_subscriptions and by eventnotify_subscription resources: subscription id-1`,
 				`subscription "id-1", which entry "k" of the account resource holds too`}},
 		{name: "single ones, then the account resource", steps: []step{sub("a1", ""), sub("a1", "id-9"),
 			acct("a1", map[string]string{"k": "id-1", "id-9": "id-9"}), sub("a2", "id-3")},
-			want: []string{`Account "a1" is held by eventnotify_account_subscriptions and by eventnotify_subscription resources`,
+			want: []string{`Account "a1" is held by eventnotify_account_subscriptions and by eventnotify_subscription resources: subscription id-9`,
 				"one to be created, which no entry holds", `subscription "id-9", which no entry holds: the account resource deletes it`}},
 		{name: "an account resource and a single one elsewhere", steps: []step{acct("a1", nil), sub("a2", "id-1")}},
 	}

@@ -72,11 +72,10 @@ func waitFor(ctx context.Context, ready <-chan struct{}) error {
 // subscription: a create that succeeded with a doubt (createWarning), an id that two resources
 // of one provider instance hold (holders.go).
 func createWarnings(out string) []string {
-	late, _, _ := createWarning(&client.LateAdoptionWarning{})
-	again, _, _ := createWarning(&client.RecreatedWarning{})
 	var got []string
 	for _, w := range providerWarnings(out) {
-		if w == late || w == again || strings.Contains(w, "is held by two resources") {
+		if strings.HasSuffix(w, lateAdoptionSuffix) || strings.HasSuffix(w, recreatedSuffix) ||
+			strings.Contains(w, "is held by two resources") {
 			got = append(got, w)
 		}
 	}
@@ -148,7 +147,7 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 	created := time.UnixMilli(sub.CreatedDate).UTC().Format(time.RFC3339)
 	// The -json output gives each warning with its resource: the plain output folds warnings of
 	// one summary into the first ("and one more similar warning elsewhere").
-	late, _, _ := createWarning(&client.LateAdoptionWarning{})
+	late, _, _ := createWarning(&client.LateAdoptionWarning{SubscriptionID: id}, "")
 	got := createDiagnostics(out)
 	if len(got) != 1 || got[0].Summary != late || got[0].Address != "eventnotify_subscription.a" {
 		t.Fatalf("the apply's create warnings are %v, want %q once, on eventnotify_subscription.a:\n%s", got, late, out)

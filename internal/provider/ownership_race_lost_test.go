@@ -152,7 +152,7 @@ func TestAccOwnership_twoConfigurationsRaceBothLost(t *testing.T) {
 		t.Fatalf("state holds %v, want a and b holding %s (the mock's only subscription):\n%s", inState, id, out)
 	}
 	sub, _ := m.Subscription(testAccount, id)
-	late, _, _ := createWarning(&client.LateAdoptionWarning{})
+	late, _, _ := createWarning(&client.LateAdoptionWarning{SubscriptionID: id}, "")
 	// The plain output merges warnings of one summary into the first ("and one more similar
 	// warning elsewhere"); the -json output gives each with its resource.
 	want := []cliDiagnostic{{Severity: "warning", Summary: late, Address: "eventnotify_subscription.a"}}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"regexp"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -40,8 +40,12 @@ func TestAccOwnership_dateAheadNoSecondCopy(t *testing.T) {
 					m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
 						Status: http.StatusBadGateway, AfterWork: true, Count: 1})
 				},
-				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)may be what the request created.*terraform import`),
+				Config: config,
+				// The advice holds for a candidate that another configuration holds (issue 37 item 8).
+				ExpectError: errorPattern("Unable to create subscription (outcome unknown: it may be subscription",
+					"may be what the request created", "A candidate may be held by another configuration",
+					"terraform state list and terraform state show in the other configurations", "created_date",
+					"terraform import", "Applying again without importing one creates another copy"),
 			},
 			{
 				PreConfig: func() {
@@ -54,6 +58,63 @@ func TestAccOwnership_dateAheadNoSecondCopy(t *testing.T) {
 				},
 				Config: config,
 				Check:  m.checkStateMatchesMock(1),
+			},
+		},
+	})
+}
+
+// TestAccOwnership_dateAheadAccountResource is TestAccOwnership_dateAheadNoSecondCopy for the
+// entries of eventnotify_account_subscriptions: each apply fails with the unknown outcome naming
+// the candidate, which may be another configuration's, and says what the next apply does with
+// it, which it then does. After the first apply (a create), the tainted resource is replaced:
+// the candidate is deleted and the entry created again. After a later one, the entry takes the
+// candidate: no second create.
+func TestAccOwnership_dateAheadAccountResource(t *testing.T) {
+	m := newTestMock(t)
+	m.SetDateOffset(2 * time.Second)
+	a := acctEntry{key: "a", event: "ATOM.STATUS", level: "ERROR", topic: "twins", environment: topicTestEnv}
+	b := acctEntry{key: "b", event: "ATOM.STATUS", level: "ERROR", topic: "other", environment: topicTestEnv}
+	lost := func() {
+		m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
+			Status: http.StatusBadGateway, AfterWork: true, Count: 1})
+	}
+	expect := errorPattern("Unable to create 1 subscriptions in account acc-test (outcome unknown: it may be subscription",
+		"may be what the request created", "Nothing is lost track of",
+		"A candidate may be held by another configuration", "terraform state list and terraform state show",
+		"created_date", "Terraform marks the resource tainted", "deletes every subscription the refresh reads into it",
+		"the next plan gives an entry a candidate of its content", "left holding a deleted id", "keep one holder")
+	// creates checks the count of create requests, and which of the mock's subscriptions are new.
+	var before []string
+	creates := func(want int, kept bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if c := m.Count(http.MethodPost, mockserver.RouteSubscriptions); c != want {
+				return fmt.Errorf("%d create requests, want %d", c, want)
+			}
+			if now := m.mockIDs(testAccount); slices.Equal(now, before) != kept {
+				return fmt.Errorf("the mock held %v and holds %v: kept %t, want %t", before, now, !kept, kept)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: settleFactories(nil),
+		CheckDestroy:             m.checkMockEmpty(),
+		Steps: []resource.TestStep{
+			// The first apply, a create: its answer lost.
+			{PreConfig: lost, Config: m.providerBlock() + acctConfig(a), ExpectError: expect},
+			// The tainted resource is replaced: the candidate deleted, the entry created again.
+			{
+				PreConfig: func() { before = m.mockIDs(testAccount) },
+				Config:    m.providerBlock() + acctConfig(a),
+				Check:     resource.ComposeTestCheckFunc(m.checkAcctStateMatchesMock(1), creates(2, false)),
+			},
+			// A later apply adds b: its answer lost.
+			{PreConfig: lost, Config: m.providerBlock() + acctConfig(a, b), ExpectError: expect},
+			// The entry takes the candidate.
+			{
+				PreConfig: func() { before = m.mockIDs(testAccount) },
+				Config:    m.providerBlock() + acctConfig(a, b),
+				Check:     resource.ComposeTestCheckFunc(m.checkAcctStateMatchesMock(2), creates(3, true)),
 			},
 		},
 	})

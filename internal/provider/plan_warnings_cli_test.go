@@ -59,7 +59,9 @@ func TestAccPlanWarnings_accountTakeover(t *testing.T) {
 	held := takeoverSeed(m, 3)
 	w.write("versions.tf", requiredProviders)
 	w.write("main.tf", acctConfig(acctEntry{key: "a", event: "PROCESS.EXECUTION", level: "WARNING"}))
-	takeover := `The first apply deletes 3 subscriptions that account "acc-test" already holds`
+	// The summary names the first of them in the order of their ids (diagnostic_summaries.go).
+	takeover := fmt.Sprintf(`The first apply deletes 3 subscriptions that account "acc-test" already holds: %s and 2 more`,
+		slices.Min([]string{held[0].SubscriptionID, held[1].SubscriptionID, held[2].SubscriptionID}))
 	var named []string
 	for _, s := range held {
 		e := accountEntryFromAPI(mockToClient(s))

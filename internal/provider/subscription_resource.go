@@ -112,13 +112,13 @@ func (r *SubscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	// A create that was sent is waited for past the deadline: its answer reaches state.
 	created, err := r.data.client.CreateSubscriptionBatched(op.ctx, account, plan.input())
-	if summary, detail, ok := createWarning(err); ok && created != nil && created.ID != "" {
+	if summary, detail, ok := createWarning(err, ""); ok && created != nil && created.ID != "" {
 		// Not a failure: the subscription is this resource's, with a doubt to show.
 		resp.Diagnostics.AddWarning(summary, detail)
 		err = nil
 	}
 	if err != nil {
-		op.addError(&resp.Diagnostics, "Unable to create subscription", err)
+		op.addError(&resp.Diagnostics, createErrorSummary("Unable to create subscription", err), err)
 		if created == nil || created.ID == "" {
 			return
 		}

@@ -149,7 +149,7 @@ func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	if len(unknownIDs) > 0 {
-		resp.Diagnostics.AddAttributeWarning(path.Root("ids"), "Subscriptions not found",
+		resp.Diagnostics.AddAttributeWarning(path.Root("ids"), notFoundSummary(unknownIDs),
 			fmt.Sprintf("Account %s has no subscription with the id %s; the action went on with the others.",
 				account, strings.Join(unknownIDs, ", ")))
 	}
@@ -229,6 +229,12 @@ func subscriptionToggle(s client.Subscription, enabled bool) client.Subscription
 	in := s.Settings()
 	in.Enabled = &enabled
 	return client.SubscriptionUpdate{ID: s.ID, Input: in}
+}
+
+// notFoundSummary is the summary of the warning that names the ids the action was given and the
+// account does not hold (diagnostic_summaries.go).
+func notFoundSummary(ids []string) string {
+	return capitalize(subscriptionsNamed(ids)) + " not found"
 }
 
 // addSubscriptionActionError reports the failure of one subscription's update, naming it.

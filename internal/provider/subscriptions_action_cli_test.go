@@ -64,7 +64,7 @@ func TestAccSubscriptionsAction_cli(t *testing.T) {
 	before = snapshot(m)
 	out = w.mustRun(nil, "apply", "-invoke=action.eventnotify_disable_subscriptions.audit_status", "-auto-approve", "-input=false", "-no-color")
 	for _, want := range []string{"No subscription of account " + testAccount + " matches the filters (5 listed): nothing to disable.",
-		"Subscriptions not found", "3fa85f64-5717-4562-b3fc-2c963f66afa6"} {
+		"Subscription 3fa85f64-5717-4562-b3fc-2c963f66afa6 not found", "3fa85f64-5717-4562-b3fc-2c963f66afa6"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("terraform apply -invoke=action.eventnotify_disable_subscriptions.audit_status does not show %q:\n%s", want, out)
 		}

@@ -70,7 +70,7 @@ func (r *holderRegistry) holdTopic(account string, scope subscriptionScope, keys
 	}
 	if len(r.topicSingles[t]) > 0 && r.once("topic-single:"+t.String()) {
 		diags.AddWarning(fmt.Sprintf("The %s is held by %s and by %s resources", t, topicResourceTypeName,
-			subscriptionResourceTypeName), r.topicSinglesDetail(t))
+			subscriptionResourceTypeName)+knownIDsNamed(r.topicSingles[t]), r.topicSinglesDetail(t))
 	}
 	return diags
 }
@@ -125,7 +125,7 @@ func (r *holderRegistry) holdSubscriptionOnTopic(t topicHolder, id string) diag.
 	var diags diag.Diagnostics
 	if _, ok := r.topics[t]; ok && r.once("topic-single:"+t.String()) {
 		diags.AddWarning(fmt.Sprintf("The %s is held by %s and by %s resources", t, topicResourceTypeName,
-			subscriptionResourceTypeName), r.topicSinglesDetail(t))
+			subscriptionResourceTypeName)+knownIDsNamed(r.topicSingles[t]), r.topicSinglesDetail(t))
 	}
 	return diags
 }

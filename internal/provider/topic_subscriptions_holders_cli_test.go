@@ -42,9 +42,9 @@ func TestAccTopicSubscriptions_takeoverPlan(t *testing.T) {
 
 	out := w.mustRun(nil, "plan", "-input=false", "-no-color")
 	expectOutput(t, "the plan of the create", out, true,
-		"Warning: The first apply takes over 1 subscription that "+where+" already holds",
+		"Warning: The first apply takes over 1 subscription that "+where+" already holds: subscription "+held[0]+` (entry "adopt")`,
 		fmt.Sprintf(`entry "adopt" takes over %q`, held[0]),
-		"Warning: The first apply deletes 2 subscriptions that "+where+" already holds",
+		"Warning: The first apply deletes 2 subscriptions that "+where+" already holds: "+min(held[1], held[2])+" and 1 more",
 		"eventnotify_topic_subscriptions is authoritative",
 		fmt.Sprintf("- %q: event", held[1]), fmt.Sprintf("- %q: event", held[2]),
 		"terraform import eventnotify_topic_subscriptions.NAME acc-test/env-1/orders")
