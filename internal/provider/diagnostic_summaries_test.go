@@ -119,6 +119,8 @@ func summaryCases() []summaryCase {
 		}
 		return onlySummary(append(d, r.holdTopic("acc-1", topicScope("env-1", "orders"), []string{"k"}, nil)...))
 	})
+	// A planned create's look-alikes: an interrupted apply's orphans (subscription_lookalikes.go).
+	add("look-alike of a planned create", [][]string{one}, "", func(ids []string, _ string) string { return lookalikeWarningSummary(ids[0]) })
 	// The actions (subscriptions_action.go).
 	add("action: ids not found", [][]string{one, many}, "", func(ids []string, _ string) string { return notFoundSummary(ids) })
 	add("action: an update failed", [][]string{one}, "", func(ids []string, _ string) string {

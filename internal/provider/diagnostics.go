@@ -212,9 +212,9 @@ func unknownOutcomeDetail(e *client.UnknownOutcomeError) string {
 				"minutes before the request was sent to two minutes after its answer was lost, by this machine's clock: the " +
 				"service sent no Date header, so the provider cannot tell them from older or later ones):")
 		} else {
-			b.WriteString("\n\nThese subscriptions may be what the request created (the same content, dated by the " +
-				"service's clock from a second before the request was sent onwards; more of them than were requested, or " +
-				"created by another user):")
+			b.WriteString("\n\nThese subscriptions may be what the request created (the same content, and dated by the " +
+				"service's clock from up to two minutes before the request was sent onwards, which the date alone cannot rule " +
+				"out; more of them than were requested, or created by another user):")
 		}
 		for _, id := range e.Candidates {
 			fmt.Fprintf(&b, "\n  - %s", id)

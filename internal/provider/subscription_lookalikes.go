@@ -45,9 +45,15 @@ func planLookalikes(ctx context.Context, data *providerData, req resource.Modify
 		if data.holders.holds(account, s.ID) {
 			continue
 		}
-		diags.AddWarning(fmt.Sprintf("Subscription %s already has this resource's settings", s.ID), lookalikeDetail(account, s))
+		diags.AddWarning(lookalikeWarningSummary(s.ID), lookalikeDetail(account, s))
 	}
 	return diags
+}
+
+// lookalikeWarningSummary names a look-alike of a planned create in the summary, so that Terraform
+// never folds two of them into one.
+func lookalikeWarningSummary(id string) string {
+	return "S" + subscriptionNamed(id, "")[1:] + " already has this resource's settings"
 }
 
 // lookalikeDetail says what a look-alike may be and what to do with it.
