@@ -51,6 +51,7 @@ func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string
 		ID:            types.StringValue(account),
 		AccountID:     types.StringValue(account),
 		Subscriptions: m,
+		Takeover:      recordedTakeover(plan.Takeover),
 		Timeouts:      timeoutsOrNull(plan.Timeouts),
 	})...)
 }

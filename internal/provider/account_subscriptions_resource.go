@@ -55,6 +55,7 @@ type accountSubscriptionsModel struct {
 	ID            types.String   `tfsdk:"id"`
 	AccountID     types.String   `tfsdk:"account_id"`
 	Subscriptions types.Map      `tfsdk:"subscriptions"`
+	Takeover      types.Object   `tfsdk:"takeover"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -101,6 +102,7 @@ func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.Sc
 				Required:     true,
 				NestedObject: schema.NestedAttributeObject{Attributes: accountEntryAttributes()},
 			},
+			takeoverAttribute: takeoverSchema("account"),
 		},
 		Blocks: map[string]schema.Block{timeoutsAttribute: subscriptionTimeouts.block(ctx)},
 	}
@@ -137,11 +139,12 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	resp.Diagnostics.Append(accountSettingWarnings(ctx, req)...)
 	resp.Diagnostics.Append(checkAccountEventNames(ctx, r.data, req)...)
 	if req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(r.takeoverWarnings(ctx, resp.Plan)...)
+		resp.Diagnostics.Append(r.takeoverWarnings(ctx, &resp.Plan)...)
 	}
 	if req.State.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(keepTakeover(ctx, req.State, &resp.Plan)...)
 	var planSubs, stateSubs types.Map
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("subscriptions"), &planSubs)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("subscriptions"), &stateSubs)...)
@@ -311,6 +314,13 @@ func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.
 		return
 	}
 	account := state.AccountID.ValueString()
+	if !state.Subscriptions.IsNull() && !state.Subscriptions.IsUnknown() {
+		held, _, diags := entries(state.Subscriptions)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
+		r.data.destroyed.record(account, held)
+	}
 	err := r.data.client.DeleteAllSubscriptions(op.ctx, account)
 	if err != nil && !errors.Is(err, httpapi.ErrNotFound) {
 		op.addError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)

@@ -46,6 +46,7 @@ type topicSubscriptionsModel struct {
 	Topic           types.String   `tfsdk:"event_streams_topic"`
 	EnvironmentName types.String   `tfsdk:"event_streams_environment_name"`
 	Subscriptions   types.Map      `tfsdk:"subscriptions"`
+	Takeover        types.Object   `tfsdk:"takeover"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -120,6 +121,7 @@ func (r *TopicSubscriptionsResource) Schema(ctx context.Context, _ resource.Sche
 				Required:     true,
 				NestedObject: schema.NestedAttributeObject{Attributes: topicEntryAttributes()},
 			},
+			takeoverAttribute: takeoverSchema("topic"),
 		},
 		Blocks: map[string]schema.Block{timeoutsAttribute: subscriptionTimeouts.block(ctx)},
 	}
@@ -192,12 +194,18 @@ func (r *TopicSubscriptionsResource) ModifyPlan(ctx context.Context, req resourc
 		if planSubs.IsUnknown() {
 			opaqueKeys["*"] = true
 		}
-		held, d := takeoverScan(ctx, r.data.client, account.ValueString(), dest.scope, planned, opaqueKeys)
+		found, d := takeoverScan(ctx, r.data.client, r.data.destroyed, account.ValueString(), dest.scope, planned, opaqueKeys)
 		if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
 			return
 		}
+		if len(opaqueKeys) == 0 {
+			resp.Diagnostics.Append(setTakeover(ctx, &resp.Plan, found)...)
+		}
 		resp.Diagnostics.Append(r.data.holders.holdTopic(account.ValueString(), dest.scope,
-			append(sortedKeys(planned), sortedKeys(opaqueKeys)...), held)...)
+			append(sortedKeys(planned), sortedKeys(opaqueKeys)...), found.takesOver)...)
+		return
+	}
+	if resp.Diagnostics.Append(keepTakeover(ctx, req.State, &resp.Plan)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if planSubs.IsNull() || planSubs.IsUnknown() {
@@ -314,6 +322,7 @@ func (r *TopicSubscriptionsResource) apply(ctx context.Context, account string, 
 	plan.ID = types.StringValue(dest.scope.importID(account))
 	plan.AccountID = types.StringValue(account)
 	plan.Subscriptions = m
+	plan.Takeover = recordedTakeover(plan.Takeover)
 	plan.Timeouts = timeoutsOrNull(plan.Timeouts)
 	// An entry that a failed update left with its old values keeps the plan's name: the
 	// next refresh shows what the service holds.
@@ -390,6 +399,7 @@ func (r *TopicSubscriptionsResource) Delete(ctx context.Context, req resource.De
 		return
 	}
 	account := state.AccountID.ValueString()
+	r.data.destroyed.record(account, held)
 	clientWriter{c: r.data.client, scope: dest.scope}.deleteEntries(op.ctx, account, held, sortedKeys(held), &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
