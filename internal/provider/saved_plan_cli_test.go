@@ -261,3 +261,100 @@ func mockSubscriptionByID(m *testMock, id string) (mockserver.Subscription, bool
 	}
 	return mockserver.Subscription{}, false
 }
+
+// TestAccSavedPlan_newcomerStopsTheTakeover (issue 37, item 2): a saved plan that creates the
+// resource names the 3 subscriptions of the topic it deletes; a 4th is made by hand before
+// `apply tfplan`. The apply deletes nothing the plan did not name: Terraform plans the
+// resource again, the provider's takeover.deletes now holds 4 ids where the saved plan's held
+// 3, and Terraform stops before any write, after the warning that names all 4, the newcomer
+// included. Nothing is written and nothing is in state; the next plan's takeover.deletes names
+// the 4, and its apply leaves the mock holding exactly what the state holds; nothing is left
+// after destroy.
+func TestAccSavedPlan_newcomerStopsTheTakeover(t *testing.T) {
+	for _, scope := range savedPlanScopes {
+		t.Run(scope.name, func(t *testing.T) {
+			m := newTestMock(t)
+			w := newCLIWorkspace(t, m)
+			deleted := seedSavedPlan(m, 3)
+			w.write("versions.tf", requiredProviders)
+			w.write("main.tf", scope.config(savedPlanEntry{key: "errors", event: "ATOM.STATUS", level: "ERROR"}))
+			w.mustRun(nil, "plan", "-out=tfplan", "-input=false", "-no-color")
+
+			newcomer := m.PutSubscription(testAccount, onTopic(savedPlanTopic, "flow.deployed", "WARNING")).SubscriptionID
+			before := m.writes()
+			out, code := w.run(nil, "apply", "-input=false", "-no-color", "tfplan")
+			if code == 0 {
+				t.Fatalf("apply tfplan succeeded after a subscription appeared, want it stopped:\n%s", out)
+			}
+			expectOutput(t, "apply tfplan", out, true, "Provider produced inconsistent final plan", ".takeover",
+				newcomer, "The first apply deletes 4 subscriptions")
+			if wr := m.writes().minus(before); wr.total() != 0 {
+				t.Fatalf("the stopped apply made %s, want none", wr)
+			}
+			if got, want := savedPlanMockIDs(m), slices.Sorted(slices.Values(append(slices.Clone(deleted), newcomer))); !slices.Equal(got, want) {
+				t.Fatalf("after the stopped apply the topic holds %v, want %v", got, want)
+			}
+			if _, _, ok := savedPlanState(t, w, scope.addr); ok {
+				t.Fatal("the stopped apply left the resource in state")
+			}
+
+			w.mustRun(nil, "plan", "-out=tfplan", "-input=false", "-no-color")
+			gotDeletes, _, known := savedPlanTakeover(t, w.mustRun(nil, "show", "-json", "-no-color", "tfplan"), scope.addr)
+			if want := slices.Sorted(slices.Values(append(slices.Clone(deleted), newcomer))); !known || !slices.Equal(gotDeletes, want) {
+				t.Fatalf("the next plan's takeover.deletes: %v (known %t), want %v", gotDeletes, known, want)
+			}
+			w.mustRun(nil, "apply", "-input=false", "-no-color", "tfplan")
+			ids, _, _ := savedPlanState(t, w, scope.addr)
+			if got := savedPlanMockIDs(m); len(ids) != 1 || !slices.Equal(got, sortedValues(ids)) {
+				t.Fatalf("after the apply the topic holds %v, state %v", got, ids)
+			}
+			w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+			if got := m.mockIDs(testAccount); len(got) != 0 {
+				t.Fatalf("after destroy the account holds %v", got)
+			}
+		})
+	}
+}
+
+// TestAccSavedPlan_destroyLeavesNewcomer (issue 37, item 2): a saved `plan -destroy` of the
+// account resource shows the 2 subscriptions of its state; a 3rd is made by hand before
+// `apply tfplan`. The destroy deletes the 2 by id (no deleteSubscriptionForAccount, which would
+// take the newcomer too) and warns, naming the newcomer in the summary; the account holds the
+// newcomer alone. With nothing made in between, the destroy is the one request of operation 4.
+func TestAccSavedPlan_destroyLeavesNewcomer(t *testing.T) {
+	for _, newcomer := range []bool{true, false} {
+		t.Run(fmt.Sprintf("newcomer=%t", newcomer), func(t *testing.T) {
+			m := newTestMock(t)
+			w := newCLIWorkspace(t, m)
+			scope := savedPlanScopes[0]
+			w.write("versions.tf", requiredProviders)
+			w.write("main.tf", scope.config(savedPlanEntry{key: "errors", event: "ATOM.STATUS", level: "ERROR"},
+				savedPlanEntry{key: "info", event: "ATOM.STATUS", level: "INFO"}))
+			w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+			w.mustRun(nil, "plan", "-destroy", "-out=tfplan", "-input=false", "-no-color")
+			var extra string
+			if newcomer {
+				extra = m.PutSubscription(testAccount, onTopic(savedPlanTopic, "flow.deployed", "WARNING")).SubscriptionID
+			}
+			deleteAll := m.Count("DELETE", mockserver.RouteSubscriptions)
+			out := w.mustRun(nil, "apply", "-input=false", "-no-color", "tfplan")
+			opFour := m.Count("DELETE", mockserver.RouteSubscriptions) - deleteAll
+			switch {
+			case newcomer:
+				want := "Warning: Subscription " + extra + " was left alone: the plan did not name it"
+				if !slices.Contains(providerWarnings(out), strings.TrimPrefix(want, "Warning: ")) {
+					t.Errorf("the destroy's warnings %q lack %q:\n%s", providerWarnings(out), want, out)
+				}
+				if got := m.mockIDs(testAccount); !slices.Equal(got, []string{extra}) || opFour != 0 {
+					t.Fatalf("after the destroy the account holds %v (operation 4 sent %d times), want %s alone, by id",
+						got, opFour, extra)
+				}
+			default:
+				if got := m.mockIDs(testAccount); len(got) != 0 || opFour != 1 || len(providerWarnings(out)) != 0 {
+					t.Fatalf("after the destroy the account holds %v, operation 4 sent %d times, warnings %q; want none, once, none",
+						got, opFour, providerWarnings(out))
+				}
+			}
+		})
+	}
+}

@@ -264,7 +264,8 @@ func (r *TopicSubscriptionsResource) Create(ctx context.Context, req resource.Cr
 		op.addError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
 	}
-	r.apply(op.ctx, account, plan, existingEntries(plan.destination().scope.filter(list)), &resp.State, resp.Identity,
+	named, _ := namedDeletes(plan.Takeover)
+	r.apply(op.ctx, account, plan, existingEntries(plan.destination().scope.filter(list)), named, &resp.State, resp.Identity,
 		&resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
@@ -295,14 +296,15 @@ func (r *TopicSubscriptionsResource) Update(ctx context.Context, req resource.Up
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
 // apply takes the topic from held to the plan (applyScope) and sets the state to what exists
 // afterwards, also when a write fails, and the identity.
+// named is what the plan showed as deleted (applyScope), or nil for an update.
 func (r *TopicSubscriptionsResource) apply(ctx context.Context, account string, plan topicSubscriptionsModel,
-	held map[string]accountEntry, state stateSetter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	held map[string]accountEntry, named map[string]bool, state stateSetter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	dest := plan.destination()
 	planned, opaque, d := dest.entries(plan.Subscriptions)
 	diags.Append(d...)
@@ -313,7 +315,7 @@ func (r *TopicSubscriptionsResource) apply(ctx context.Context, account string, 
 		diags.AddError("Unknown subscriptions", "Some entries of subscriptions are still unknown at apply time. This is a bug in the provider; please report it.")
 		return
 	}
-	result := applyScope(ctx, r.data.client, account, dest.scope, planned, held, diags)
+	result := applyScope(ctx, r.data.client, account, dest.scope, planned, held, named, diags)
 	m, d := topicEntriesMap(result, nil)
 	diags.Append(d...)
 	if d.HasError() {
