@@ -212,7 +212,10 @@ func (r *AccountSubscriptionsResource) Create(ctx context.Context, req resource.
 }
 
 // Update converges the account from the state to the plan. A plan that changes only the
-// timeouts block sends nothing: the state takes the new block.
+// timeouts block sends nothing: the state takes the new block. Otherwise the account is listed
+// first (heldAsListed): the writes start from what the service holds of each entry, since the
+// plan may have been made long before (a saved plan), and what changed since is reported
+// (reportStale).
 func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -234,7 +237,15 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, nil, &resp.State, &resp.Diagnostics)
+	account := r.data.account(plan.AccountID)
+	// The state may be stale by now (a saved plan): converge from what the service holds.
+	current, gone, changed, diags := heldAsListed(op.ctx, r.data.client, account, subscriptionScope{}, held)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		resp.State.Raw = req.State.Raw // nothing written
+		return
+	}
+	planned, result := r.apply(op.ctx, account, plan, current, nil, &resp.State, &resp.Diagnostics)
+	reportStale(subscriptionScope{}, account, planned, held, current, result, gone, changed, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 

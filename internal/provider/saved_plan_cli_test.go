@@ -358,3 +358,66 @@ func TestAccSavedPlan_destroyLeavesNewcomer(t *testing.T) {
 		})
 	}
 }
+
+// TestAccSavedPlan_staleState (issue 37, item 4): the resource holds 3 entries; a saved plan
+// changes the level of one; before `apply tfplan`, another entry's subscription is deleted by
+// hand and the third's disabled by hand. The apply writes the change, writes the disabled one
+// as planned (enabled again, with a warning naming it), creates the deleted one again and
+// fails naming its old and new ids, which the state then holds: every id in state is the
+// service's, the mock holds exactly what the state holds, the next plan is empty, and nothing
+// is left after destroy. The apply lists the account once.
+func TestAccSavedPlan_staleState(t *testing.T) {
+	for _, scope := range savedPlanScopes {
+		t.Run(scope.name, func(t *testing.T) {
+			m := newTestMock(t)
+			w := newCLIWorkspace(t, m)
+			w.write("versions.tf", requiredProviders)
+			entries := []savedPlanEntry{{key: "changed", event: "ATOM.STATUS", level: "INFO"},
+				{key: "deleted", event: "PROCESS.EXECUTION", level: "ERROR"}, {key: "disabled", event: "ATOM.DEPLOYMENT", level: "WARNING"}}
+			w.write("main.tf", scope.config(entries...))
+			w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+			before, _, _ := savedPlanState(t, w, scope.addr)
+
+			entries[0].level = "ERROR"
+			w.write("main.tf", scope.config(entries...))
+			w.mustRun(nil, "plan", "-out=tfplan", "-input=false", "-no-color")
+			if !m.DeleteSubscriptionDirect(testAccount, before["deleted"]) ||
+				!m.ModifySubscription(testAccount, before["disabled"], func(s *mockserver.Subscription) { s.Enabled = false }) {
+				t.Fatal("the mock does not hold the applied subscriptions")
+			}
+			lists := m.listRequests()
+			out, code := w.run(nil, "apply", "-input=false", "-no-color", "tfplan")
+			if code == 0 {
+				t.Fatalf("apply tfplan succeeded although an entry's subscription was deleted since the plan:\n%s", out)
+			}
+			if n := m.listRequests() - lists; n != 1 {
+				t.Errorf("the apply listed the account %d times, want 1", n)
+			}
+			after, _, _ := savedPlanState(t, w, scope.addr)
+			expectOutput(t, "apply tfplan", out, true,
+				"Error: Subscription "+before["deleted"]+` of entry "deleted" was deleted since the plan`, after["deleted"],
+				"Warning: Subscription "+before["disabled"]+` of entry "disabled" was changed since the plan`)
+			if after["deleted"] == before["deleted"] || after["changed"] != before["changed"] || after["disabled"] != before["disabled"] {
+				t.Fatalf("state after the apply holds %v (before %v): want the deleted entry's new id, the others' as they were", after, before)
+			}
+			if got := savedPlanMockIDs(m); !slices.Equal(got, sortedValues(after)) {
+				t.Fatalf("after the apply the mock holds %v, state %v", got, after)
+			}
+			for key, want := range map[string]func(mockserver.Subscription) bool{
+				"changed":  func(s mockserver.Subscription) bool { return s.LogLevel == "ERROR" && s.Enabled },
+				"disabled": func(s mockserver.Subscription) bool { return s.Enabled },
+			} {
+				if s, ok := mockSubscriptionByID(m, after[key]); !ok || !want(s) {
+					t.Errorf("entry %s's subscription on the mock is %+v, not as planned", key, s)
+				}
+			}
+			if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+				t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", code, out)
+			}
+			w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+			if got := m.mockIDs(testAccount); len(got) != 0 {
+				t.Fatalf("after destroy the account holds %v", got)
+			}
+		})
+	}
+}
