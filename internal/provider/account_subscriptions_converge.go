@@ -30,42 +30,68 @@ type update struct {
 // apply converges the account from held (what exists, by key) to the plan
 // (converge) and sets the state to what exists afterwards, also when a write
 // fails.
+//
+// named is what the plan showed as deleted (applyScope), or nil where the plan's removals are
+// held entries (an update).
+//
+// It returns the planned entries and what exists afterwards, by key (nil when nothing was
+// written).
 func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string, plan accountSubscriptionsModel,
-	held map[string]accountEntry, state stateSetter, diags *diag.Diagnostics) {
+	held map[string]accountEntry, named map[string]bool, state stateSetter, diags *diag.Diagnostics) (planned, result map[string]accountEntry) {
 	planned, opaque, d := entries(plan.Subscriptions)
 	diags.Append(d...)
 	if diags.HasError() {
-		return
+		return nil, nil
 	}
 	if len(opaque) > 0 {
 		diags.AddError("Unknown subscriptions", "Some entries of subscriptions are still unknown at apply time. This is a bug in the provider; please report it.")
-		return
+		return nil, nil
 	}
-	result := applyScope(ctx, r.data.client, account, subscriptionScope{}, planned, held, diags)
+	result = applyScope(ctx, r.data.client, account, subscriptionScope{}, planned, held, named, diags)
 	m, d := entriesMap(result, nil)
 	diags.Append(d...)
 	if d.HasError() {
-		return
+		return planned, result
 	}
 	diags.Append(state.Set(ctx, &accountSubscriptionsModel{
 		ID:            types.StringValue(account),
 		AccountID:     types.StringValue(account),
 		Subscriptions: m,
+		Takeover:      recordedTakeover(plan.Takeover),
 		Timeouts:      timeoutsOrNull(plan.Timeouts),
 	})...)
+	return planned, result
 }
 
 // applyScope takes the scope of account from held (what exists, by key) to planned with the
 // client's writes (converge), and returns what exists afterwards, by key. The held
 // subscriptions are claimed first: settling a lost create answer never takes one of them.
+// named, when not nil, holds the ids (lower case) that the plan showed as deleted (the
+// takeover attribute of a create): a held subscription that no entry matches and named does
+// not hold appeared after the plan, so it is left alone, with a warning naming it, and stays
+// in the result under its id, where the next plan shows it as a removal.
 func applyScope(ctx context.Context, c *client.Client, account string, scope subscriptionScope,
-	planned, held map[string]accountEntry, diags *diag.Diagnostics) map[string]accountEntry {
+	planned, held map[string]accountEntry, named map[string]bool, diags *diag.Diagnostics) map[string]accountEntry {
 	heldIDs := make([]string, 0, len(held))
 	for _, key := range sortedKeys(held) {
 		heldIDs = append(heldIDs, held[key].ID.ValueString())
 	}
 	c.ClaimSubscriptions(heldIDs...)
-	return converge(ctx, account, clientWriter{c: c, scope: scope}, planned, held, diags)
+	var spare func(accountEntry) bool
+	if named != nil {
+		spare = func(e accountEntry) bool {
+			if named[strings.ToLower(e.ID.ValueString())] {
+				return false
+			}
+			diags.AddWarning("Subscription "+e.ID.ValueString()+" was left alone: the plan did not name it",
+				fmt.Sprintf("%s now holds %s, which no entry matches and which the plan's takeover.deletes does not "+
+					"name, so it appeared after the plan. The apply deletes only what the plan showed: it is left "+
+					"alone and held in state under its id, and the next plan shows it as a removal (or copy it into "+
+					"the configuration to keep it).", scope.holder(), describeEntry(e)))
+			return true
+		}
+	}
+	return converge(ctx, account, clientWriter{c: c, scope: scope}, planned, held, spare, diags)
 }
 
 // entryWriter makes the writes of a convergence. Each method returns what exists
@@ -89,10 +115,25 @@ type entryWriter interface {
 // service's values, entries not updated keep their old values, and held
 // subscriptions not deleted stay under their key, or their id when the plan
 // gave the key to another entry.
+//
+// spare, when not nil, is asked about each held subscription that no entry holds: one it
+// spares is not deleted and stays under its key.
 func converge(ctx context.Context, account string, w entryWriter, planned, held map[string]accountEntry,
-	diags *diag.Diagnostics) map[string]accountEntry {
+	spare func(accountEntry) bool, diags *diag.Diagnostics) map[string]accountEntry {
 	match := matchEntries(planned, held)
 	result := make(map[string]accountEntry, len(planned))
+	var spared []string
+	if spare != nil {
+		deletes := match.delete[:0:0]
+		for _, hk := range match.delete {
+			if spare(held[hk]) {
+				spared = append(spared, hk)
+				continue
+			}
+			deletes = append(deletes, hk)
+		}
+		match.delete = deletes
+	}
 	for key, hk := range match.keep {
 		result[key] = held[hk].withInputsOf(planned[key])
 	}
@@ -111,7 +152,7 @@ func converge(ctx context.Context, account string, w entryWriter, planned, held 
 	for key, e := range w.createEntries(ctx, account, planned, match.create, diags) {
 		result[key] = e
 	}
-	for _, hk := range remaining {
+	for _, hk := range append(remaining, spared...) {
 		result[freeKey(result, hk, held[hk].ID.ValueString())] = held[hk]
 	}
 	return result

@@ -133,7 +133,7 @@ func TestConverge_writes(t *testing.T) {
 	var diags diag.Diagnostics
 	// b's subscription goes to c by its id (changed: an update); b is then a create, and
 	// held c, which no entry holds, is deleted.
-	got := converge(context.Background(), "acct", w, planned, held, &diags)
+	got := converge(context.Background(), "acct", w, planned, held, nil, &diags)
 	if diags.HasError() {
 		t.Fatalf("converge: %v", diags)
 	}
@@ -150,7 +150,7 @@ func TestConverge_writes(t *testing.T) {
 	diags = nil
 	held = map[string]accountEntry{"a": matchEntry("ev.a", "id-a"), "b": matchEntry("ev.b", "id-b")}
 	planned = map[string]accountEntry{"a": matchEntry("ev.b", "id-b"), "b": matchEntry("ev.new", "")}
-	got = converge(context.Background(), "acct", w, planned, held, &diags)
+	got = converge(context.Background(), "acct", w, planned, held, nil, &diags)
 	if !diags.HasError() {
 		t.Fatal("a failed delete reported no error")
 	}

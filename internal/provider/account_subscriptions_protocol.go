@@ -84,6 +84,7 @@ func newAccountProtocol(p *EventNotifyProvider) *accountProtocol {
 type accountValue struct {
 	id, accountID tftypes.Value
 	subscriptions map[string]tftypes.Value // nil when the map is null
+	takeover      tftypes.Value            // the takeover attribute, as it is
 	timeouts      tftypes.Value            // the timeouts block, null when left out
 }
 
@@ -100,7 +101,8 @@ func (a *accountProtocol) decodeAccount(dv *tfprotov6.DynamicValue) (tftypes.Val
 	if err := v.As(&attrs); err != nil {
 		return v, accountValue{}, false
 	}
-	out := accountValue{id: attrs["id"], accountID: attrs["account_id"], timeouts: attrs[timeoutsAttribute]}
+	out := accountValue{id: attrs["id"], accountID: attrs["account_id"], takeover: attrs[takeoverAttribute],
+		timeouts: attrs[timeoutsAttribute]}
 	subs := attrs["subscriptions"]
 	if !subs.IsKnown() {
 		return v, accountValue{}, false
@@ -198,6 +200,11 @@ func validateAttribute(ctx context.Context, cfg tfsdk.Config, p path.Path, attri
 		attribute.IsRequired() && v.IsNull() {
 		return false
 	}
+	if nested, ok := attribute.(schema.SingleNestedAttribute); ok && nested.IsComputed() && !nested.IsOptional() {
+		// Read-only and left out (the takeover attribute): the framework runs no validator
+		// of a value the configuration does not set.
+		return len(nested.Validators) == 0
+	}
 	switch attribute := attribute.(type) {
 	case schema.StringAttribute:
 		value, ok := stringValue(v)
@@ -283,7 +290,7 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	// The account has been listed: from here on the answer is this call's, an error included,
 	// so that the listing is never made twice.
 	a.answered.read.Add(1)
-	dv, err := a.encodeState(ctx, account, fresh, top.timeouts)
+	dv, err := a.encodeState(ctx, account, fresh, top.takeover, top.timeouts)
 	if err != nil {
 		diags.AddError("Unable to encode the subscriptions of account "+account,
 			"The listed subscriptions could not be encoded as the resource's state: "+err.Error()+
@@ -293,9 +300,10 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	return &tfprotov6.ReadResourceResponse{NewState: dv, Diagnostics: protocolDiagnostics(diags)}, true
 }
 
-// encodeState encodes the resource's state: the account, its entries and the timeouts block
-// as the state held it.
-func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh map[string]accountEntry, block tftypes.Value) (*tfprotov6.DynamicValue, error) {
+// encodeState encodes the resource's state: the account, its entries, and the takeover
+// attribute and the timeouts block as the state held them (Read keeps both).
+func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh map[string]accountEntry, takeover,
+	block tftypes.Value) (*tfprotov6.DynamicValue, error) {
 	elems := make(map[string]tftypes.Value, len(fresh))
 	for key, e := range fresh {
 		obj, d := e.object()
@@ -312,6 +320,7 @@ func (a *accountProtocol) encodeState(ctx context.Context, account string, fresh
 		"id":              tftypes.NewValue(tftypes.String, account),
 		"account_id":      tftypes.NewValue(tftypes.String, account),
 		"subscriptions":   tftypes.NewValue(tftypes.Map{ElementType: a.entry}, elems),
+		takeoverAttribute: takeover,
 		timeoutsAttribute: block,
 	})
 	dv, err := tfprotov6.NewDynamicValue(a.typ, state)
@@ -344,8 +353,9 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 // plan equals the state), no plan modifier changes a known value, and ModifyPlan keeps
 // every entry's subscription under its key (withHeldID of identical entries), warns
 // about nothing (each entry's settings are the state's (accountSettingWarnings), and the
-// takeover warning is for a create) and checks no event name against the catalogue
-// (checkAccountEventNames checks only names the state lacks).
+// takeover warning is for a create, and the takeover attribute keeps the state's:
+// keepTakeover) and checks no event name against the catalogue (checkAccountEventNames
+// checks only names the state lacks).
 func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
 	data := a.provider.configured.Load()
 	if data == nil || len(req.PriorPrivate) > 0 || req.PriorIdentity != nil {

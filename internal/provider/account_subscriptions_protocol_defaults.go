@@ -19,7 +19,8 @@ type schemaDefaults struct {
 }
 
 // defaultsOf evaluates the defaults of s; nil when an attribute is of a kind this does not
-// read (only strings, bools and int64 are, besides the map of entries) or a default fails:
+// read (only strings, bools and int64 are, besides the map of entries, lists and maps
+// without defaults, and the read-only takeover object) or a default fails:
 // then every plan goes to the framework, which TestAccountProtocol_planMatchesFramework
 // notices.
 func defaultsOf(ctx context.Context, s schema.Schema) *schemaDefaults {
@@ -79,6 +80,22 @@ func addDefault(ctx context.Context, m map[string]tftypes.Value, name string, a 
 			return false
 		}
 		v = resp.PlanValue
+	case schema.ListAttribute:
+		return a.Default == nil
+	case schema.MapAttribute:
+		return a.Default == nil
+	case schema.SingleNestedAttribute:
+		// Read-only, without defaults inside (the takeover attribute): nothing to apply.
+		if a.Default != nil || a.IsOptional() || !a.IsComputed() {
+			return false
+		}
+		for name, nested := range a.Attributes {
+			none := map[string]tftypes.Value{}
+			if !addDefault(ctx, none, name, nested) || len(none) > 0 {
+				return false
+			}
+		}
+		return true
 	case schema.Int64Attribute:
 		if a.Default == nil {
 			return true

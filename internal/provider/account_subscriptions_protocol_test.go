@@ -195,6 +195,28 @@ func answerBoth[Req, Resp any](tw *twinServers, wantFast bool, newReq func() Req
 	return framework, fast
 }
 
+// withTakeover returns top with a recorded takeover attribute: the ids deleted and, by entry
+// key, those taken over.
+func withTakeover(tw *twinServers, top map[string]any, deletes []string, takesOver map[string]string) map[string]any {
+	tw.t.Helper()
+	typ, ok := tw.protocol.typ.AttributeTypes[takeoverAttribute].(tftypes.Object)
+	if !ok {
+		tw.t.Fatalf("the takeover attribute is %T", tw.protocol.typ.AttributeTypes[takeoverAttribute])
+	}
+	ids := make([]tftypes.Value, len(deletes))
+	for i, id := range deletes {
+		ids[i] = tftypes.NewValue(tftypes.String, id)
+	}
+	keys := make(map[string]tftypes.Value, len(takesOver))
+	for key, id := range takesOver {
+		keys[key] = tftypes.NewValue(tftypes.String, id)
+	}
+	return with(top, map[string]any{takeoverAttribute: tftypes.NewValue(typ, map[string]tftypes.Value{
+		"deletes":    tftypes.NewValue(typ.AttributeTypes["deletes"], ids),
+		"takes_over": tftypes.NewValue(typ.AttributeTypes["takes_over"], keys),
+	})})
+}
+
 // seedKinds gives the mock's testAccount subscriptions of several kinds, one disabled.
 func seedKinds(m *testMock) []mockserver.Subscription {
 	var subs []mockserver.Subscription
@@ -302,6 +324,8 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 		{name: "the read timeout passes", wantFast: true, state: tw.account(withTimeouts(top, map[string]any{"read": "1ns"}),
 			byID(subs, stateEntry))},
 		{name: "empty map", state: tw.account(top, map[string]map[string]any{}), wantFast: true},
+		{name: "a takeover recorded", wantFast: true, state: tw.account(withTakeover(tw, top, []string{gone},
+			map[string]string{subs[0].SubscriptionID: subs[0].SubscriptionID}), byID(subs, stateEntry))},
 		{name: "account id only", state: tw.account(map[string]any{"id": testAccount}, nil), wantFast: true},
 		{name: "private data from an import", state: tw.account(top, nil), private: imported.ImportedResources[0].Private},
 		{name: "the listing fails", state: tw.account(top, byID(subs, stateEntry)), wantFast: true,
@@ -400,15 +424,23 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 	block := map[string]any{"create": "1h", "read": "5m"}
 	timed := tw.account(withTimeouts(top, block), byID(subs, stateEntry))
 	retimed := tw.account(withTimeouts(top, map[string]any{"update": "2h"}), byID(subs, stateEntry))
+	takenTop := withTakeover(tw, top, []string{"00000000-0000-4000-8000-0000000000ff"},
+		map[string]string{subs[0].SubscriptionID: subs[0].SubscriptionID})
+	taken := tw.account(takenTop, byID(subs, stateEntry))
+	// The framework marks the read-only takeover unknown in a plan that changes something;
+	// ModifyPlan keeps the state's.
+	takenChangedProposed := tw.account(with(takenTop, map[string]any{takeoverAttribute: unknown{}}), changed)
+	takenChanged := tw.account(takenTop, changed)
 	cases := []struct {
 		name                      string
 		prior, proposed, config   tftypes.Value
 		private                   []byte
 		wantFast, wantReplacement bool
 		wantWarnings              int
-		wantPrior                 bool   // the framework plans the prior state
-		wantProposed              bool   // the framework plans the proposed state
-		wantError                 string // the summary of the one diagnostic both give
+		wantPrior                 bool          // the framework plans the prior state
+		wantProposed              bool          // the framework plans the proposed state
+		wantPlanned               tftypes.Value // when set, what both plan
+		wantError                 string        // the summary of the one diagnostic both give
 	}{
 		{name: "nothing changes", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
 		{name: "nothing changes, a timeouts block set", prior: timed, proposed: timed, config: tw.account(withTimeouts(configTop, block),
@@ -419,6 +451,10 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			byID(subs, configEntry)), wantProposed: true},
 		{name: "a timeouts block removed", prior: timed, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
 			wantProposed: true},
+		{name: "nothing changes, a takeover recorded", prior: taken, proposed: taken,
+			config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
+		{name: "an entry changes, a takeover recorded", prior: taken, proposed: takenChangedProposed,
+			config: tw.account(configTop, byID(subs, configEntry)), wantPlanned: takenChanged},
 		{name: "account_id left out: the provider's", prior: prior, proposed: prior,
 			config: tw.account(nil, byID(subs, configEntry)), wantFast: true},
 		{name: "enabled left out where it is true", prior: prior, proposed: prior,
@@ -486,6 +522,9 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			}
 			if tc.wantProposed {
 				tw.sameValue("the framework's plan of the configuration's timeouts block", req.ProposedNewState, framework.PlannedState)
+			}
+			if tc.wantPlanned.Type() != nil {
+				tw.sameValue("the plan that keeps the recorded takeover", tw.dynamic(tc.wantPlanned), framework.PlannedState)
 			}
 		})
 	}

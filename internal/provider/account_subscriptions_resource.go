@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
@@ -55,6 +56,7 @@ type accountSubscriptionsModel struct {
 	ID            types.String   `tfsdk:"id"`
 	AccountID     types.String   `tfsdk:"account_id"`
 	Subscriptions types.Map      `tfsdk:"subscriptions"`
+	Takeover      types.Object   `tfsdk:"takeover"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -78,7 +80,7 @@ func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.Sc
 		MarkdownDescription: "The authoritative, complete set of an account's subscriptions: after apply the account holds " +
 			"exactly the subscriptions of `subscriptions`, and any other subscription of the account is deleted. Do not " +
 			"combine it with `eventnotify_subscription` resources on the same account. Destroying it deletes every " +
-			"subscription of the account.",
+			"subscription of the account that its plan showed; one made after that plan is left alone, with a warning.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The account id.",
@@ -101,6 +103,7 @@ func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.Sc
 				Required:     true,
 				NestedObject: schema.NestedAttributeObject{Attributes: accountEntryAttributes()},
 			},
+			takeoverAttribute: takeoverSchema("account"),
 		},
 		Blocks: map[string]schema.Block{timeoutsAttribute: subscriptionTimeouts.block(ctx)},
 	}
@@ -137,11 +140,12 @@ func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resou
 	resp.Diagnostics.Append(accountSettingWarnings(ctx, req)...)
 	resp.Diagnostics.Append(checkAccountEventNames(ctx, r.data, req)...)
 	if req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(r.takeoverWarnings(ctx, resp.Plan)...)
+		resp.Diagnostics.Append(r.takeoverWarnings(ctx, &resp.Plan)...)
 	}
 	if req.State.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(keepTakeover(ctx, req.State, &resp.Plan)...)
 	var planSubs, stateSubs types.Map
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("subscriptions"), &planSubs)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("subscriptions"), &stateSubs)...)
@@ -202,12 +206,16 @@ func (r *AccountSubscriptionsResource) Create(ctx context.Context, req resource.
 		op.addError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
 	}
-	r.apply(op.ctx, account, plan, existingEntries(list), &resp.State, &resp.Diagnostics)
+	named, _ := namedDeletes(plan.Takeover)
+	r.apply(op.ctx, account, plan, existingEntries(list), named, &resp.State, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
 // Update converges the account from the state to the plan. A plan that changes only the
-// timeouts block sends nothing: the state takes the new block.
+// timeouts block sends nothing: the state takes the new block. Otherwise the account is listed
+// first (heldAsListed): the writes start from what the service holds of each entry, since the
+// plan may have been made long before (a saved plan), and what changed since is reported
+// (reportStale).
 func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -229,7 +237,15 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, &resp.State, &resp.Diagnostics)
+	account := r.data.account(plan.AccountID)
+	// The state may be stale by now (a saved plan): converge from what the service holds.
+	current, gone, changed, diags := heldAsListed(op.ctx, r.data.client, account, subscriptionScope{}, held)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		resp.State.Raw = req.State.Raw // nothing written
+		return
+	}
+	planned, result := r.apply(op.ctx, account, plan, current, nil, &resp.State, &resp.Diagnostics)
+	reportStale(subscriptionScope{}, account, planned, held, current, result, gone, changed, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
@@ -296,9 +312,12 @@ func stateAccount(accountID, id types.String) string {
 	return id.ValueString()
 }
 
-// Delete deletes every subscription of the account in one request
-// (deleteSubscriptionForAccount): the resource is authoritative for the whole
-// account. The service's 404 means the account holds none: done.
+// Delete deletes the subscriptions of the state: the plan of the destroy showed them (its
+// refresh read every subscription of the account into the map). The account is listed first:
+// when it holds no other, one request deletes them all (deleteSubscriptionForAccount; the
+// service's 404 means the account holds none: done); when it holds one the state does not
+// (made after the plan, as a saved plan meets it), the state's are deleted by id in bulk
+// deletes, and each other one is left alone, with a warning naming it.
 func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -311,10 +330,57 @@ func (r *AccountSubscriptionsResource) Delete(ctx context.Context, req resource.
 		return
 	}
 	account := state.AccountID.ValueString()
-	err := r.data.client.DeleteAllSubscriptions(op.ctx, account)
-	if err != nil && !errors.Is(err, httpapi.ErrNotFound) {
-		op.addError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)
+	held := map[string]accountEntry{}
+	if !state.Subscriptions.IsNull() && !state.Subscriptions.IsUnknown() {
+		held, _, diags = entries(state.Subscriptions)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
 	}
+	r.data.destroyed.record(account, held)
+	list, err := r.data.client.AccountSubscriptions(op.ctx, account)
+	var incomplete *client.IncompleteListingError
+	if err != nil && !errors.As(err, &incomplete) {
+		op.addError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
+		return
+	}
+	if incomplete != nil {
+		list = incomplete.Subscriptions // what it shows is named; the state's are deleted by id
+	}
+	newcomers := unheld(list, held)
+	if err == nil && len(newcomers) == 0 {
+		err := r.data.client.DeleteAllSubscriptions(op.ctx, account)
+		if err != nil && !errors.Is(err, httpapi.ErrNotFound) {
+			op.addError(&resp.Diagnostics, "Unable to delete the subscriptions of account "+account, err)
+		}
+		return
+	}
+	for _, e := range newcomers {
+		resp.Diagnostics.AddWarning("Subscription "+e.ID.ValueString()+" was left alone: the plan did not name it",
+			fmt.Sprintf("Account %q now holds %s, which the state the destroy was planned from does not, so it "+
+				"appeared after the plan. The destroy deletes only what the plan showed: the subscriptions of the "+
+				"state are deleted by id, and this one is left in the account. Delete it on its own, or with "+
+				"eventnotify_account_subscriptions again, if it should go.", account, describeEntry(e)))
+	}
+	clientWriter{c: r.data.client}.deleteEntries(op.ctx, account, held, sortedKeys(held), &resp.Diagnostics)
+	op.checkTimeout(&resp.Diagnostics)
+}
+
+// unheld returns the subscriptions of list whose id no entry of held holds, in order.
+func unheld(list []client.Subscription, held map[string]accountEntry) []accountEntry {
+	ids := make(map[string]bool, len(held))
+	for _, e := range held {
+		ids[strings.ToLower(e.ID.ValueString())] = true
+	}
+	var out []accountEntry
+	for i := range list {
+		if !ids[strings.ToLower(list[i].ID)] {
+			e := accountEntryFromAPI(&list[i])
+			e.DestinationEmail = optionalString(list[i].DestinationEmail)
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // ImportState takes the account id; Read then fills the map, keyed by

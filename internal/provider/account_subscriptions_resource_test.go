@@ -861,7 +861,7 @@ func planEntries(t *testing.T, n int) (planned, held map[string]accountEntry) {
 			t.Fatal(diags)
 		}
 		return &accountSubscriptionsModel{ID: types.StringValue(testAccount), AccountID: types.StringValue(testAccount), Subscriptions: subs,
-			Timeouts: nullTimeouts()}
+			Takeover: types.ObjectNull(takeoverAttrTypes), Timeouts: nullTimeouts()}
 	}
 	state := tfsdk.State{Schema: sr.Schema}
 	plan := tfsdk.Plan{Schema: sr.Schema}

@@ -38,8 +38,9 @@ func existingEntries(list []client.Subscription) map[string]accountEntry {
 
 // takeoverWarnings are the diagnostics of a plan that creates the resource: a warning that
 // names the subscriptions of the account that the apply will delete, and one that names those
-// its entries take over, when there are any.
-func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, plan tfsdk.Plan) diag.Diagnostics {
+// its entries take over, when there are any. It sets the plan's takeover attribute to what it
+// found, unless account_id or an entry is known only at apply (then it stays unknown).
+func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, plan *tfsdk.Plan) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var account types.String
 	var subs types.Map
@@ -71,21 +72,29 @@ func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, pla
 			opaque[key] = true
 		}
 	}
-	held, d := takeoverScan(ctx, r.data.client, acct, subscriptionScope{}, planned, opaque)
+	found, d := takeoverScan(ctx, r.data.client, r.data.destroyed, acct, subscriptionScope{}, planned, opaque)
 	if diags.Append(d...); diags.HasError() {
 		return diags
 	}
-	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), held)...)
+	if len(opaque) == 0 {
+		diags.Append(setTakeover(ctx, plan, found)...)
+	}
+	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), found.takesOver)...)
 	return diags
 }
 
 // takeoverScan lists the account for the plan that creates the resource of scope, and warns,
 // naming the subscriptions of the scope that the apply deletes and those that planned entries
 // take over. An entry of planned with an unknown input is moved to opaque (as are the keys
-// opaque already holds: entries known only at apply). It returns the ids of the subscriptions
-// taken over, by entry key.
-func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subscriptionScope,
-	planned map[string]accountEntry, opaque map[string]bool) (map[string]string, diag.Diagnostics) {
+// opaque already holds: entries known only at apply). It returns what it found: the ids the
+// apply deletes, and the ids of the subscriptions taken over, by entry key (the plan's
+// takeover attribute, takeover_attribute.go, once no entry is opaque).
+//
+// What a destroy of this provider instance deleted counts as listed (destroyed,
+// takeover_destroyed.go), so that the plan of a replacement's create, made again after the
+// old object's destroy, is the plan made before it.
+func takeoverScan(ctx context.Context, c *client.Client, destroyed *destroyedRegistry, acct string, scope subscriptionScope,
+	planned map[string]accountEntry, opaque map[string]bool) (takeoverPlan, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	list, err := c.AccountSubscriptions(ctx, acct)
 	if err != nil {
@@ -95,10 +104,11 @@ func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subs
 			error:  "Unable to list the subscriptions of account " + acct,
 			needed: "The plan lists the account to show which of its subscriptions the first apply deletes, and does not go on without it.",
 		}, err)
-		return nil, diags
+		return takeoverPlan{}, diags
 	}
 	list = scope.filter(list)
 	existing := existingEntries(list)
+	destroyed.addTo(acct, scope, existing)
 	for key, e := range planned {
 		if _, ok := e.inputs(); !ok {
 			delete(planned, key)
@@ -117,8 +127,10 @@ func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subs
 	}
 	match := matchEntries(planned, existing)
 	var deleted []accountEntry
+	found := takeoverPlan{takesOver: make(map[string]string)}
 	for _, key := range match.delete {
 		deleted = append(deleted, withEmail(key))
+		found.deletes = append(found.deletes, existing[key].ID.ValueString())
 	}
 	if len(deleted) > 0 {
 		diags.AddWarning(takeoverSummary(scope, acct, deleted, len(opaque) > 0), takeoverDetail(scope, acct, deleted, len(opaque) > 0))
@@ -136,11 +148,10 @@ func takeoverScan(ctx context.Context, c *client.Client, acct string, scope subs
 	if len(takenOver) > 0 {
 		diags.AddWarning(takenOverSummary(scope, acct, takenOver), takenOverDetail(scope, acct, takenOver))
 	}
-	held := make(map[string]string, len(takenOver))
 	for _, a := range takenOver {
-		held[a.key] = a.held.ID.ValueString()
+		found.takesOver[a.key] = a.held.ID.ValueString()
 	}
-	return held, diags
+	return found, diags
 }
 
 // entryTakeover is an entry of the plan that takes over a subscription the account already
@@ -215,6 +226,11 @@ func takeoverDetail(scope subscriptionScope, account string, deleted []accountEn
 	if uncertain {
 		b.WriteString("\nSome entries are known only at apply; a subscription listed here that one of them matches is " +
 			"kept instead.\n")
+	} else {
+		b.WriteString("\nThe plan holds these ids in takeover.deletes, which a saved plan shows (terraform show tfplan), " +
+			"and the apply deletes no other: should the " + scope.noun() + " hold other subscriptions by then, Terraform " +
+			"stops the apply before any change (\"Provider produced inconsistent final plan\" for takeover), and a new " +
+			"plan names them.\n")
 	}
 	b.WriteString("\n" + takeoverAdvice(scope, account))
 	return b.String()

@@ -98,7 +98,7 @@ func (r *AccountSubscriptionsResource) UpgradeState(context.Context) map[int64]r
 }
 
 // upgradeAccountV0 drops the audit values of every entry of a version 0 state; the timeouts
-// block, which version 0 did not have, is null.
+// block and the takeover attribute, which version 0 did not have, are null.
 func upgradeAccountV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 	var prior accountModelV0
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
@@ -121,5 +121,5 @@ func upgradeAccountV0(ctx context.Context, req resource.UpgradeStateRequest, res
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &accountSubscriptionsModel{ID: prior.ID, AccountID: prior.AccountID,
-		Subscriptions: subs, Timeouts: nullTimeouts()})...)
+		Subscriptions: subs, Takeover: types.ObjectNull(takeoverAttrTypes), Timeouts: nullTimeouts()})...)
 }

@@ -244,7 +244,8 @@ func (p *EventNotifyProvider) Configure(ctx context.Context, req provider.Config
 	}
 
 	data := &providerData{client: c, accountID: settings.AccountID, preIssuedJWT: settings.JWT != "",
-		jwtExport: credentials.jwtExport(), holders: newHolderRegistry()}
+		jwtExport: credentials.jwtExport(), holders: newHolderRegistry(),
+		destroyed: newDestroyedRegistry()}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

@@ -25,6 +25,8 @@ type providerData struct {
 	// holders records which resource of the configuration holds which subscription
 	// (holders.go).
 	holders *holderRegistry
+	// destroyed keeps what the authoritative resources' destroys deleted (takeover_destroyed.go).
+	destroyed *destroyedRegistry
 }
 
 // account returns the configured account, or the provider's default account

@@ -103,8 +103,15 @@ func (r recordedState) plansCleanAndRefreshes(t *testing.T) (recorded, refreshed
 	recorded = readFixtureState(t, body)
 	// The service holds what the recorded state holds.
 	if entries, ok := recorded.entries(); ok {
+		_, top := recorded.instance()
 		for _, e := range entries {
-			m.PutSubscription(testAccount, fixtureSubscription(e))
+			sub := fixtureSubscription(e)
+			if topic, ok := top["event_streams_topic"].(string); ok { // a topic resource's entry: the scope is the resource's
+				sub.DestinationType, sub.EventStreamsTopic = destinationEventStreams, topic
+				sub.EventStreamsEnvironment, _ = top["event_streams_environment_id"].(string)
+				sub.EventStreamsEnvironmentName, _ = top["event_streams_environment_name"].(string)
+			}
+			m.PutSubscription(testAccount, sub)
 		}
 	} else {
 		_, attrs := recorded.instance()

@@ -46,6 +46,7 @@ type topicSubscriptionsModel struct {
 	Topic           types.String   `tfsdk:"event_streams_topic"`
 	EnvironmentName types.String   `tfsdk:"event_streams_environment_name"`
 	Subscriptions   types.Map      `tfsdk:"subscriptions"`
+	Takeover        types.Object   `tfsdk:"takeover"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -120,6 +121,7 @@ func (r *TopicSubscriptionsResource) Schema(ctx context.Context, _ resource.Sche
 				Required:     true,
 				NestedObject: schema.NestedAttributeObject{Attributes: topicEntryAttributes()},
 			},
+			takeoverAttribute: takeoverSchema("topic"),
 		},
 		Blocks: map[string]schema.Block{timeoutsAttribute: subscriptionTimeouts.block(ctx)},
 	}
@@ -192,12 +194,18 @@ func (r *TopicSubscriptionsResource) ModifyPlan(ctx context.Context, req resourc
 		if planSubs.IsUnknown() {
 			opaqueKeys["*"] = true
 		}
-		held, d := takeoverScan(ctx, r.data.client, account.ValueString(), dest.scope, planned, opaqueKeys)
+		found, d := takeoverScan(ctx, r.data.client, r.data.destroyed, account.ValueString(), dest.scope, planned, opaqueKeys)
 		if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
 			return
 		}
+		if len(opaqueKeys) == 0 {
+			resp.Diagnostics.Append(setTakeover(ctx, &resp.Plan, found)...)
+		}
 		resp.Diagnostics.Append(r.data.holders.holdTopic(account.ValueString(), dest.scope,
-			append(sortedKeys(planned), sortedKeys(opaqueKeys)...), held)...)
+			append(sortedKeys(planned), sortedKeys(opaqueKeys)...), found.takesOver)...)
+		return
+	}
+	if resp.Diagnostics.Append(keepTakeover(ctx, req.State, &resp.Plan)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if planSubs.IsNull() || planSubs.IsUnknown() {
@@ -256,13 +264,15 @@ func (r *TopicSubscriptionsResource) Create(ctx context.Context, req resource.Cr
 		op.addError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
 	}
-	r.apply(op.ctx, account, plan, existingEntries(plan.destination().scope.filter(list)), &resp.State, resp.Identity,
+	named, _ := namedDeletes(plan.Takeover)
+	r.apply(op.ctx, account, plan, existingEntries(plan.destination().scope.filter(list)), named, &resp.State, resp.Identity,
 		&resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
 // Update takes the topic from the state to the plan. A plan that changes only the timeouts
-// block sends nothing: the state takes the new block.
+// block sends nothing: the state takes the new block. Otherwise the writes start from what the
+// service holds of each entry (heldAsListed), as the account resource's do.
 func (r *TopicSubscriptionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state topicSubscriptionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -287,38 +297,53 @@ func (r *TopicSubscriptionsResource) Update(ctx context.Context, req resource.Up
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(op.ctx, r.data.account(plan.AccountID), plan, held, &resp.State, resp.Identity, &resp.Diagnostics)
+	account := r.data.account(plan.AccountID)
+	// The state may be stale by now (a saved plan): converge from what the service holds.
+	scope := state.destination().scope
+	current, gone, changed, diags := heldAsListed(op.ctx, r.data.client, account, scope, held)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		resp.State.Raw = req.State.Raw // nothing written
+		return
+	}
+	planned, result := r.apply(op.ctx, account, plan, current, nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	reportStale(scope, account, planned, held, current, result, gone, changed, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
 // apply takes the topic from held to the plan (applyScope) and sets the state to what exists
 // afterwards, also when a write fails, and the identity.
+// named is what the plan showed as deleted (applyScope), or nil for an update.
+// It returns the planned entries and what exists afterwards, by key (nil when nothing was
+// written).
 func (r *TopicSubscriptionsResource) apply(ctx context.Context, account string, plan topicSubscriptionsModel,
-	held map[string]accountEntry, state stateSetter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	held map[string]accountEntry, named map[string]bool, state stateSetter, identity *tfsdk.ResourceIdentity,
+	diags *diag.Diagnostics) (planned, result map[string]accountEntry) {
 	dest := plan.destination()
 	planned, opaque, d := dest.entries(plan.Subscriptions)
 	diags.Append(d...)
 	if diags.HasError() {
-		return
+		return nil, nil
 	}
 	if len(opaque) > 0 {
 		diags.AddError("Unknown subscriptions", "Some entries of subscriptions are still unknown at apply time. This is a bug in the provider; please report it.")
-		return
+		return nil, nil
 	}
-	result := applyScope(ctx, r.data.client, account, dest.scope, planned, held, diags)
+	result = applyScope(ctx, r.data.client, account, dest.scope, planned, held, named, diags)
 	m, d := topicEntriesMap(result, nil)
 	diags.Append(d...)
 	if d.HasError() {
-		return
+		return planned, result
 	}
 	plan.ID = types.StringValue(dest.scope.importID(account))
 	plan.AccountID = types.StringValue(account)
 	plan.Subscriptions = m
+	plan.Takeover = recordedTakeover(plan.Takeover)
 	plan.Timeouts = timeoutsOrNull(plan.Timeouts)
 	// An entry that a failed update left with its old values keeps the plan's name: the
 	// next refresh shows what the service holds.
 	diags.Append(state.Set(ctx, &plan)...)
 	diags.Append(setTopicIdentity(ctx, identity, account, dest.scope)...)
+	return planned, result
 }
 
 // Read lists the account (page by page) and refreshes every entry of the topic by its
@@ -390,6 +415,7 @@ func (r *TopicSubscriptionsResource) Delete(ctx context.Context, req resource.De
 		return
 	}
 	account := state.AccountID.ValueString()
+	r.data.destroyed.record(account, held)
 	clientWriter{c: r.data.client, scope: dest.scope}.deleteEntries(op.ctx, account, held, sortedKeys(held), &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
