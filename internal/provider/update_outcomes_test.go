@@ -4,11 +4,16 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -142,4 +147,84 @@ func TestAccAccountSubscriptions_lostUpdateAnswers(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestClientWriter_updatesReadBack calls the account and topic resources' writer with 30 level
+// changes whose bulk update's answer does not tell the outcome: what the read-back finds applied
+// takes the planned values, the rest keeps the held ones, and what it did not find applied is one
+// error, with counts, never one per entry.
+func TestClientWriter_updatesReadBack(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		faults  []mockserver.Fault
+		landed  bool
+		summary string // of the one error; "" = none
+	}{
+		{name: "lost after the work", faults: []mockserver.Fault{{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions,
+			Drop: true, AfterWork: true}}, landed: true},
+		{name: "500 before the work", faults: []mockserver.Fault{{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions,
+			Status: http.StatusInternalServerError}}, summary: "Unable to update 30 of 30 subscriptions of account " + testAccount + ": not updated"},
+		{name: "lost after the work, and the listing fails", faults: []mockserver.Fault{
+			{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions, Drop: true, AfterWork: true},
+			{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError}},
+			landed: true, summary: "Unable to update 30 of 30 subscriptions of account " + testAccount + ": the outcome is unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := newTestMock(t)
+			for i := range 30 {
+				m.PutSubscription(testAccount, mockserver.Subscription{EventName: fmt.Sprintf("EVENT.%02d", i),
+					DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "t", Enabled: true})
+			}
+			c, err := client.New(client.Config{Config: httpapi.Config{BaseURL: m.URL, AuthURL: m.URL, AccountID: testAccount,
+				Username: testUser, Password: testPassword, UserAgent: "test"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed, err := c.AccountSubscriptions(t.Context(), testAccount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held := map[string]accountEntry{}
+			var ups []update
+			for i := range listed {
+				key := listed[i].EventName
+				held[key] = accountEntryFromAPI(&listed[i])
+				planned := held[key]
+				planned.LogLevel = types.StringValue("ERROR")
+				ups = append(ups, update{key: key, heldKey: key, planned: planned})
+			}
+			for _, f := range tt.faults {
+				m.InjectFault(f)
+			}
+			var diags diag.Diagnostics
+			out := clientWriter{c: c}.updateEntries(t.Context(), testAccount, held, ups, &diags)
+			var summaries []string
+			for _, d := range diags {
+				summaries = append(summaries, d.Summary())
+			}
+			if tt.summary == "" && len(diags) > 0 || tt.summary != "" && (len(diags) != 1 || !strings.Contains(summaries[0], tt.summary)) {
+				t.Errorf("diagnostics %q, want %q alone", summaries, tt.summary)
+			}
+			want := "INFO" // the held level when the update was not found applied
+			if tt.summary == "" {
+				want = "ERROR"
+			}
+			for _, u := range out {
+				if got := u.planned.LogLevel.ValueString(); got != want {
+					t.Errorf("entry %s: level %s afterwards, want %s", u.key, got, want)
+				}
+			}
+			if len(out) != len(ups) {
+				t.Errorf("%d entries afterwards, want %d", len(out), len(ups))
+			}
+			for _, s := range m.Subscriptions(testAccount) {
+				if (s.LogLevel == "ERROR") != tt.landed {
+					t.Errorf("the mock holds %s at %s, want the update landed: %v", s.SubscriptionID, s.LogLevel, tt.landed)
+				}
+			}
+		})
+	}
 }
