@@ -159,13 +159,16 @@ func (c *Client) bulkUpdateItems(ctx context.Context, accountID string, updates 
 // judgeUpdates turns the answer of the bulk update of updates[start:end] into results and
 // returns open with the items it does not tell about. A status of 200 is success; any other is
 // an *ItemError. An item without a status (a short 207, a body that is not JSON) is open; so is
-// every item of a request whose outcome is unknown (outcomeUnknown). A request that failed
-// otherwise (a 4xx, a request never sent) updated nothing: every item fails with its error.
+// every item of a request whose outcome is unknown (outcomeUnknown, or a cancelled caller). A
+// request that failed otherwise (a 4xx, a request never sent) updated nothing: every item fails
+// with its error.
 func judgeUpdates(accountID string, updates []SubscriptionUpdate, start, end int, statuses []OperationStatus, err error,
 	results []BulkUpdateResult, open []openUpdate) []openUpdate {
 	if err != nil && !errors.Is(err, httpapi.ErrMalformedResponse) {
 		for i := start; i < end; i++ {
-			if outcomeUnknown(err) {
+			// A cancelled caller may have cut the waits between attempts after one that acted:
+			// the outcome is unknown too (and nothing is read with a context that is done).
+			if outcomeUnknown(err) || httpapi.IsContextError(err) {
 				open = append(open, openUpdate{index: i, cause: err})
 				continue
 			}
