@@ -18,10 +18,9 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
-// ErrOutcomeUnknown matches the error of a bulk update item whose outcome the service did not
-// tell: the request failed without an answer for it (a 5xx after the retries, a lost
-// connection), or its 207 held no status for it and reading it failed. An update is
-// idempotent: sending it again is safe.
+// ErrOutcomeUnknown matches the error of an update whose outcome the service did not tell (its
+// answer was lost or unreadable after the retries, or held no status for it) and whose
+// read-back failed too (*ReadBackError). An update is idempotent: sending it again is safe.
 var ErrOutcomeUnknown = errors.New("the outcome is unknown")
 
 // SubscriptionUpdate is one item of UpdateSubscriptionsBulk: the subscription's ID and the
@@ -42,9 +41,16 @@ type BulkUpdateResult struct {
 	ID string
 	// Err is nil when the service holds the update. An item the service refused is an
 	// *ItemError (bulk update) or an *APIError (single PUT), each with the status and the
-	// service's message (errors.Is(Err, ErrNotFound) on the service's 404); an unknown
-	// outcome matches ErrOutcomeUnknown.
+	// service's message (errors.Is(Err, ErrNotFound) on the service's 404). An item read back
+	// (ReadBack) that the service does not hold is a *ReadBackError: matching ErrNotUpdated, or
+	// ErrOutcomeUnknown when the read failed too.
 	Err error
+	// ReadBack tells that no answer told the item's outcome (one lost or unreadable after the
+	// retries, or a 207 without its status), so the subscription was read back and Err says
+	// what the service holds.
+	ReadBack bool
+	// read is the subscription as the read-back found it, when it holds the update.
+	read *Subscription
 }
 
 // wireBulkUpdateItem is one item of a bulk update: a Subscription with its subscriptionId and
@@ -82,9 +88,10 @@ const msgBulkUpdateFallback = "The service refused a bulk update as a whole; thi
 // and the others are kept. When the service refuses a bulk update as a whole (400), this
 // request's items and every later update of this Client go through updateSubscription (PUT),
 // one request per item. Updates are idempotent, so a request whose answer was lost is
-// repeated by the retries; one that still fails leaves its items with an error matching
-// ErrOutcomeUnknown. An item that a 207 holds no status for is read, and its settings
-// compared with the update's. Nothing is sent for no updates.
+// repeated by the retries. The items whose outcome no answer told (an answer that is lost or
+// unreadable after the retries, a 207 without their status) are read back once every request
+// is answered, together (update_settle.go): a GET each for a few, one listing of the account
+// for more. Nothing is sent for no updates.
 func (c *Client) UpdateSubscriptionsBulk(ctx context.Context, accountID string, updates []SubscriptionUpdate) []BulkUpdateResult {
 	results := make([]BulkUpdateResult, len(updates))
 	for i, u := range updates {
@@ -101,31 +108,39 @@ func (c *Client) UpdateSubscriptionsBulk(ctx context.Context, accountID string, 
 		return results
 	}
 	size := max(1, c.cfg.MaxBatchSize)
+	var open []openUpdate
 	for start := 0; start < len(updates); start += size {
 		end := min(start+size, len(updates))
-		c.updateChunk(ctx, accountID, updates[start:end], results[start:end])
+		open = c.updateChunk(ctx, accountID, updates, start, end, results, open)
 	}
+	c.settleUpdates(ctx, opBulkUpdate, accountID, updates, open, results)
 	return results
 }
 
-// updateChunk writes one request's worth of updates into results.
-func (c *Client) updateChunk(ctx context.Context, accountID string, updates []SubscriptionUpdate, results []BulkUpdateResult) {
+// updateChunk writes updates[start:end] into results and returns open with the items whose
+// outcome the answer did not tell.
+func (c *Client) updateChunk(ctx context.Context, accountID string, updates []SubscriptionUpdate, start, end int,
+	results []BulkUpdateResult, open []openUpdate) []openUpdate {
 	if !c.bulkUpdateRefused.Load() {
-		statuses, err := c.bulkUpdateItems(ctx, accountID, updates)
+		statuses, err := c.bulkUpdateItems(ctx, accountID, updates[start:end])
 		var apiErr *httpapi.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
-			c.settleUpdates(ctx, accountID, updates, statuses, err, results)
-			return
+			return judgeUpdates(accountID, updates, start, end, statuses, err, results, open)
 		}
 		if c.bulkUpdateRefused.CompareAndSwap(false, true) {
 			tflog.Info(ctx, msgBulkUpdateFallback, map[string]any{
 				"account_id": accountID, "status": apiErr.StatusCode, "service_messages": apiErr.Messages})
 		}
 	}
-	for i, u := range updates {
-		_, err := c.UpdateSubscription(ctx, accountID, u.ID, u.Input)
+	for i := start; i < end; i++ {
+		_, err := c.putSubscription(ctx, accountID, updates[i].ID, updates[i].Input)
+		if err != nil && outcomeUnknown(err) {
+			open = append(open, openUpdate{index: i, cause: err})
+			continue
+		}
 		results[i].Err = err
 	}
+	return open
 }
 
 // bulkUpdateItems sends one bulk update of updates. The request may be repeated: an update
@@ -141,29 +156,37 @@ func (c *Client) bulkUpdateItems(ctx context.Context, accountID string, updates 
 	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateItems{Operation: "update", Subscriptions: items}, true)
 }
 
-// settleUpdates turns a bulk update's answer into results. A status of 200 is success; any
-// other is an *ItemError. An item without a status (a short 207, a body that is not JSON) is
-// read: its settings equal to the update's mean success, the service's 404 an *ItemError 404,
-// other settings a failure, and a failed read an unknown outcome. A request that failed
-// otherwise leaves every item unknown.
-func (c *Client) settleUpdates(ctx context.Context, accountID string, updates []SubscriptionUpdate, statuses []OperationStatus, err error, results []BulkUpdateResult) {
+// judgeUpdates turns the answer of the bulk update of updates[start:end] into results and
+// returns open with the items it does not tell about. A status of 200 is success; any other is
+// an *ItemError. An item without a status (a short 207, a body that is not JSON) is open; so is
+// every item of a request whose outcome is unknown (outcomeUnknown, or a cancelled caller). A
+// request that failed otherwise (a 4xx, a request never sent) updated nothing: every item fails
+// with its error.
+func judgeUpdates(accountID string, updates []SubscriptionUpdate, start, end int, statuses []OperationStatus, err error,
+	results []BulkUpdateResult, open []openUpdate) []openUpdate {
 	if err != nil && !errors.Is(err, httpapi.ErrMalformedResponse) {
-		for i, u := range updates {
-			results[i].Err = fmt.Errorf("%s: subscription %s: %w (%w); updates are idempotent, so applying again is safe", opBulkUpdate, u.ID, ErrOutcomeUnknown, err)
+		for i := start; i < end; i++ {
+			// A cancelled caller may have cut the waits between attempts after one that acted:
+			// the outcome is unknown too (and nothing is read with a context that is done).
+			if outcomeUnknown(err) || httpapi.IsContextError(err) {
+				open = append(open, openUpdate{index: i, cause: err})
+				continue
+			}
+			results[i].Err = fmt.Errorf("%s: subscription %s: not updated: %w", opBulkUpdate, updates[i].ID, err)
 		}
-		return
+		return open
 	}
 	byID := make(map[string][]OperationStatus, len(statuses))
 	for _, st := range statuses {
 		k := listingKey(st.SubscriptionID)
 		byID[k] = append(byID[k], st)
 	}
-	var open []int
-	for i, u := range updates {
+	for i := start; i < end; i++ {
+		u := updates[i]
 		k := listingKey(u.ID)
 		sts := byID[k]
 		if len(sts) == 0 {
-			open = append(open, i)
+			open = append(open, openUpdate{index: i, cause: err})
 			continue
 		}
 		st := sts[0]
@@ -173,34 +196,7 @@ func (c *Client) settleUpdates(ctx context.Context, accountID string, updates []
 				HTTPEquivalentCode: st.HTTPEquivalentCode, Message: st.Message}
 		}
 	}
-	if len(open) == 0 {
-		return
-	}
-	tflog.Warn(ctx, "The bulk update's answer holds no status for some subscriptions; reading them", map[string]any{
-		"account_id": accountID, "unanswered": len(open), "sent": len(updates), "malformed": err != nil})
-	ids := make([]string, len(open))
-	for j, i := range open {
-		ids[j] = updates[i].ID
-	}
-	got, errs := c.GetSubscriptions(ctx, accountID, ids)
-	for j, i := range open {
-		results[i].Err = settledUpdate(accountID, updates[i], got[j], errs[j])
-	}
-}
-
-// settledUpdate judges one update whose bulk answer held no status for it, from the read of its
-// subscription (got, or the read's error).
-func settledUpdate(accountID string, u SubscriptionUpdate, got *Subscription, err error) error {
-	switch {
-	case errors.Is(err, httpapi.ErrNotFound):
-		return &ItemError{Operation: opBulkUpdate, AccountID: accountID, SubscriptionID: u.ID,
-			HTTPEquivalentCode: http.StatusNotFound, Message: "Subscription not found (read after the bulk update's answer held no status for it)"}
-	case err != nil:
-		return fmt.Errorf("%s: subscription %s: the answer held no status for it and reading it failed: %w (%w)", opBulkUpdate, u.ID, ErrOutcomeUnknown, err)
-	case !holdsInput(*got, u.Input):
-		return fmt.Errorf("%s: subscription %s: not updated: the answer held no status for it, and the service holds other settings", opBulkUpdate, u.ID)
-	}
-	return nil
+	return open
 }
 
 // holdsInput reports whether s has the settings of in, as the service may spell them back

@@ -113,11 +113,14 @@ func (e *UnknownOutcomeError) Unwrap() []error {
 	return []error{e.Cause}
 }
 
-// outcomeUnknown reports whether a failed create may have taken effect.
+// outcomeUnknown reports whether a failed write (a create, an update, a bulk change) may have
+// taken effect: a 5xx of the service that did not decline the request, a 2xx whose body could
+// not be read, or an answer lost after the request may have reached the service. A failure of
+// the JWT endpoint comes before the write is sent.
 func outcomeUnknown(err error) bool {
 	var apiErr *httpapi.APIError
 	if errors.As(err, &apiErr) {
-		return apiErr.StatusCode >= 500 && !apiErr.Throttled
+		return apiErr.StatusCode >= 500 && !apiErr.Throttled && !apiErr.JWTEndpoint
 	}
 	return errors.Is(err, httpapi.ErrMalformedResponse) || httpapi.AnswerLost(err)
 }

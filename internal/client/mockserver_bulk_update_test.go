@@ -213,7 +213,8 @@ func TestMockUpdateSubscriptionsBulkSettle(t *testing.T) {
 
 // A bulk update that fails as a whole with a 5xx is repeated by the retries where they repeat
 // a safe request (502, 504; never 500: updates are idempotent, but a 500 is no passing
-// condition); when it keeps failing, every item's outcome is unknown, with the service's error.
+// condition); when it keeps failing, the items are read back (a GET each for two), and the
+// service holding the old settings makes each item not updated, with the service's error.
 func TestMockUpdateSubscriptionsBulkServerError(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -234,12 +235,13 @@ func TestMockUpdateSubscriptionsBulkServerError(t *testing.T) {
 			code := fmt.Sprintf("HTTP %d", tt.status)
 			wantResults(t, got, []string{subs[0].SubscriptionID, subs[1].SubscriptionID}, []string{code, code})
 			for _, r := range got {
-				if !errors.Is(r.Err, client.ErrOutcomeUnknown) {
-					t.Errorf("%s: error %v does not match ErrOutcomeUnknown", r.ID, r.Err)
+				if !errors.Is(r.Err, client.ErrNotUpdated) || errors.Is(r.Err, client.ErrOutcomeUnknown) || !r.ReadBack {
+					t.Errorf("%s: error %v (read back %v), want one matching ErrNotUpdated only, read back", r.ID, r.Err, r.ReadBack)
 				}
 			}
 			e.wantCount(http.MethodPatch, mockserver.RouteSubscriptions, tt.requests)
 			e.wantCount(http.MethodPut, mockserver.RouteSubscription, 0)
+			e.wantCount(http.MethodGet, mockserver.RouteSubscription, 2)
 
 			// Once the fault is gone, the same call succeeds: nothing else is needed.
 			e.mock.ClearFaults()

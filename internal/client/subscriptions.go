@@ -368,8 +368,27 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 }
 
 // UpdateSubscription replaces one subscription's settings (updateSubscription) and returns the
-// updated subscription, accepted in either shape (see SERVICE.md).
+// updated subscription, accepted in either shape (see SERVICE.md). An answer that does not tell
+// the outcome (a 2xx that cannot be read, a 5xx or a lost connection after the retries) is
+// settled by reading the subscription back, one GET (update_settle.go): the service holding the
+// update's settings is success, with the subscription as read; other settings are a
+// *ReadBackError matching ErrNotUpdated, a failed read one matching ErrOutcomeUnknown, and the
+// service's 404 matches ErrNotFound.
 func (c *Client) UpdateSubscription(ctx context.Context, accountID, id string, in SubscriptionInput) (*Subscription, error) {
+	s, err := c.putSubscription(ctx, accountID, id, in)
+	if err == nil || !outcomeUnknown(err) {
+		return s, err
+	}
+	updates := []SubscriptionUpdate{{ID: id, Input: in}}
+	results := []BulkUpdateResult{{ID: id}}
+	account, _ := c.account(accountID)
+	c.settleUpdates(ctx, opUpdateSubscription, account, updates, []openUpdate{{cause: err}}, results)
+	return results[0].read, results[0].Err
+}
+
+// putSubscription sends updateSubscription once (with the retries of the HTTP layer) and
+// decodes its answer.
+func (c *Client) putSubscription(ctx context.Context, accountID, id string, in SubscriptionInput) (*Subscription, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)

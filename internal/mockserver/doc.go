@@ -191,7 +191,9 @@
 //     default listing order once a page is served (ShiftReplace stores a
 //     copy of each under a new id at the end, so no count changes);
 //     DropStatuses drops the last items' statuses from a 207, after the
-//     work with AfterWork, else the items are neither done nor answered.
+//     work with AfterWork, else the items are neither done nor answered;
+//     Truncate cuts a success answer's body after its first Truncate
+//     bytes, the work done (on the routes and methods the fault names).
 //   - A Later fault answers before the work and keeps the request: it is
 //     carried out, as it came, just before the Later-th read (GET) of the
 //     same route that follows (a client's Later-th look at the account),

@@ -55,6 +55,11 @@ type Fault struct {
 	// like AfterWork, on the routes and methods the fault names.
 	ForgeMember string
 	ForgeValue  string
+	// Truncate keeps the status and headers of a request that succeeded but cuts its body
+	// after the first Truncate bytes (a shorter body is served whole), as a proxy that cuts an
+	// answer short would: the work is done and the client gets a 2xx it cannot decode. It
+	// acts after the work, like AfterWork, on the routes and methods the fault names.
+	Truncate int
 	// Later, with a fault that answers before the work (AfterWork false), makes the work
 	// land later: the request is answered by the fault at once, and carried out (as it
 	// came, credentials included) just before the server handles the Later-th read (GET)

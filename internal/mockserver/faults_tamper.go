@@ -11,12 +11,13 @@ import (
 
 // Faults that change an answer rather than replace it: a listing page that misreports
 // (ClaimLast), a listing that shifts between pages (ShiftPages), a 207 that misses statuses
-// (DropStatuses), subscriptions with a forged member (ForgeMember). They are deterministic:
+// (DropStatuses), subscriptions with a forged member (ForgeMember), a body cut short
+// (Truncate). They are deterministic:
 // what they change depends only on the store and the request.
 
 // tampers reports whether f changes an answer rather than replacing it.
 func (f Fault) tampers() bool {
-	return f.ClaimLast || f.ShiftPages > 0 || f.DropStatuses > 0 || f.ForgeMember != ""
+	return f.ClaimLast || f.ShiftPages > 0 || f.DropStatuses > 0 || f.ForgeMember != "" || f.Truncate > 0
 }
 
 // afterWork reports whether f acts once the operation has answered with success.
@@ -24,7 +25,7 @@ func (f Fault) afterWork() bool {
 	if f.DropStatuses > 0 {
 		return f.AfterWork
 	}
-	return f.AfterWork || f.ClaimLast || f.ShiftPages > 0 || f.ForgeMember != ""
+	return f.AfterWork || f.ClaimLast || f.ShiftPages > 0 || f.ForgeMember != "" || f.Truncate > 0
 }
 
 // firesOn reports whether f may fire on a request: a fault that changes an answer fires only
@@ -37,6 +38,8 @@ func (f Fault) firesOn(method, route string) bool {
 		return method == http.MethodPatch && route == RouteSubscriptions
 	case f.ForgeMember != "":
 		return route == RouteSubscriptions || route == RouteSubscription
+	case f.Truncate > 0:
+		return true
 	}
 	return method == http.MethodGet && route == RouteSubscriptions
 }
@@ -85,6 +88,11 @@ func (s *Server) tamperAnswer(held *heldResponse, m routeMatch, f Fault) {
 		rewriteJSON(held, resp)
 	case f.ForgeMember != "":
 		forgeSubscriptions(held, f.ForgeMember, f.ForgeValue)
+	case f.Truncate > 0:
+		if held.body.Len() > f.Truncate {
+			held.body.Truncate(f.Truncate)
+			held.header.Del("Content-Length")
+		}
 	default:
 		if f.ClaimLast {
 			var page subscriptionWrapper

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -176,5 +177,36 @@ func TestFaultForge(t *testing.T) {
 		if s.EventStreamsTopic != "alerts" {
 			t.Errorf("the store holds topic %q, want the created %q", s.EventStreamsTopic, "alerts")
 		}
+	}
+}
+
+// Truncate serves the answer of a request that succeeded with its status and the first bytes
+// of its body only: the update is held by the store, the body is cut, and a request that
+// fails (404 here) gets its whole answer.
+func TestFaultTruncate(t *testing.T) {
+	e := newEnv(t, mockserver.Config{})
+	token := e.jwt(testAccount)
+	created := e.createN(token, testAccount, 1)[0]
+	path := subsPath(testAccount) + "/" + created.SubscriptionID
+	e.srv.InjectFault(mockserver.Fault{Method: http.MethodPut, Route: mockserver.RouteSubscription, Truncate: 20, Count: 1})
+
+	missing := e.do(http.MethodPut, subsPath(testAccount)+"/00000000-0000-4000-8000-0000000000ff", token,
+		map[string]any{"subscription": validItem()})
+	missing.wantStatus(t, http.StatusNotFound)
+	if !json.Valid(missing.body) {
+		t.Errorf("the 404 was cut: %q", missing.body)
+	}
+	r := e.do(http.MethodPut, path, token, map[string]any{"subscription": withFields(map[string]any{"logLevel": "INFO"})})
+	r.wantStatus(t, http.StatusOK)
+	if len(r.body) != 20 || json.Valid(r.body) {
+		t.Errorf("body %q (%d bytes), want its first 20 bytes, not valid JSON", r.body, len(r.body))
+	}
+	if s, ok := e.srv.Subscription(testAccount, created.SubscriptionID); !ok || s.LogLevel != "INFO" {
+		t.Errorf("the store holds %+v (found %v), want the update's log level INFO", s, ok)
+	}
+	again := e.do(http.MethodPut, path, token, map[string]any{"subscription": validItem()})
+	again.wantStatus(t, http.StatusOK)
+	if !json.Valid(again.body) {
+		t.Errorf("the fault fired twice with Count 1: %q", again.body)
 	}
 }

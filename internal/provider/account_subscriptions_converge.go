@@ -228,6 +228,9 @@ func (w clientWriter) updateEntries(ctx context.Context, account string, held ma
 		reqs[i] = client.SubscriptionUpdate{ID: held[u.heldKey].ID.ValueString(), Input: in}
 	}
 	out := make([]update, 0, len(ups))
+	// Updates whose answer did not tell their outcome were read back together by the client;
+	// those it did not find applied are reported once per kind, with counts (update_outcomes.go).
+	report := updateReport{verb: "update", account: account, total: len(ups)}
 	for i, r := range w.c.UpdateSubscriptionsBulk(ctx, account, reqs) {
 		u := ups[i]
 		switch {
@@ -236,10 +239,14 @@ func (w clientWriter) updateEntries(ctx context.Context, account string, held ma
 		case errors.Is(r.Err, httpapi.ErrNotFound):
 			addClientError(diags, updateFailedSummary(r.ID, u.key, true), r.Err)
 		default:
-			addClientError(diags, updateFailedSummary(r.ID, u.key, false), r.Err)
+			if !report.add(fmt.Sprintf("%s (%s)", r.ID, u.key), r) {
+				addClientError(diags, updateFailedSummary(r.ID, u.key, false), r.Err)
+			}
 			out = append(out, update{key: u.key, heldKey: u.heldKey, planned: held[u.heldKey]})
 		}
 	}
+	report.report(diags, "They stay in state with their previous settings, so the next plan shows the update again. Updates "+
+		"are idempotent: applying again is safe.")
 	return out
 }
 

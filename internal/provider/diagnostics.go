@@ -37,6 +37,10 @@ func clientErrorDetailFrom(err error, origin accountOrigin) string {
 	if errors.As(err, &unknown) {
 		return unknownOutcomeDetail(unknown)
 	}
+	var readBack *client.ReadBackError
+	if errors.As(err, &readBack) {
+		return readBackDetail(readBack)
+	}
 	var incomplete *client.IncompleteListingError
 	if errors.As(err, &incomplete) {
 		return incomplete.Error() + "\n\nNothing was written: acting on a listing that may miss subscriptions could " +

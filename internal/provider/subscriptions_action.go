@@ -19,7 +19,6 @@ package provider
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -157,18 +156,36 @@ func (a *subscriptionsAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 
+	// Updates whose answer did not tell their outcome were read back together by the client;
+	// their failures are reported once per kind, with counts (update_outcomes.go).
 	failed := 0
+	report := updateReport{verb: a.verb(), account: account, total: len(updates)}
 	for i, r := range results {
 		if r.Err != nil {
 			failed++
+		}
+		if !report.add(fmt.Sprintf("%s (%s)", updates[i].ID, updates[i].Input.EventName), r) && r.Err != nil {
 			addSubscriptionActionError(&resp.Diagnostics, a.verb(), updates[i], r.Err)
 		}
 	}
+	report.report(&resp.Diagnostics, "Updates are idempotent: invoke the action again once the service answers; it writes only "+
+		"the subscriptions whose enabled still differs.")
+	readBack := ""
+	if report.readBack > 0 {
+		var parts []string
+		if read := report.readBack - len(report.unknown); read > 0 {
+			parts = append(parts, fmt.Sprintf("%d read back, %d %s", read, report.confirmed(), past))
+		}
+		if len(report.unknown) > 0 {
+			parts = append(parts, fmt.Sprintf("%d could not be read back", len(report.unknown)))
+		}
+		readBack = fmt.Sprintf(" The service's answer did not tell the outcome of %d of them; %s.", report.readBack, strings.Join(parts, "; "))
+	}
 	if failed == 0 {
-		progress("%s %d %s of account %s.", capitalize(past), len(updates), plural(len(updates), "subscription", "subscriptions"), account)
+		progress("%s %d %s of account %s.%s", capitalize(past), len(updates), plural(len(updates), "subscription", "subscriptions"), account, readBack)
 	} else {
-		progress("%s %d of %d %s of account %s; %d failed.", capitalize(past), len(updates)-failed, len(updates),
-			plural(len(updates), "subscription", "subscriptions"), account, failed)
+		progress("%s %d of %d %s of account %s; %d failed.%s", capitalize(past), len(updates)-failed, len(updates),
+			plural(len(updates), "subscription", "subscriptions"), account, failed, readBack)
 	}
 }
 
@@ -237,15 +254,11 @@ func notFoundSummary(ids []string) string {
 	return capitalize(subscriptionsNamed(ids)) + " not found"
 }
 
-// addSubscriptionActionError reports the failure of one subscription's update, naming it.
+// addSubscriptionActionError reports the failure of one subscription's update, naming it: one
+// the service answered for (a refused item, a failed request). Updates read back are reported
+// together (updateReport).
 func addSubscriptionActionError(diags *diag.Diagnostics, verb string, u client.SubscriptionUpdate, err error) {
-	summary := fmt.Sprintf("Unable to %s subscription %s (%s)", verb, u.ID, u.Input.EventName)
-	if errors.Is(err, client.ErrOutcomeUnknown) {
-		diags.AddError(summary, err.Error()+"\n\nThe service may or may not have applied the change. "+
-			"Invoke the action again once the service answers.")
-		return
-	}
-	addClientError(diags, summary, err)
+	addClientError(diags, fmt.Sprintf("Unable to %s subscription %s (%s)", verb, u.ID, u.Input.EventName), err)
 }
 
 // capitalize upper-cases the first letter of an ASCII word.

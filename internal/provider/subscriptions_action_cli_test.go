@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -144,4 +146,60 @@ func TestAccSubscriptionsAction_cliWithoutConfig(t *testing.T) {
 	expectOutput(t, "terraform apply -invoke", out, true, "Actions: 1 invoked.",
 		"5 of the 5 subscriptions of account "+testAccount+" match; 4 to disable, 1 already disabled.")
 	wantOnlyToggled(t, m, before, false, sid("5"), sid("2"), sid("4"), sid("3"))
+}
+
+// TestAccSubscriptionsAction_cliLostAnswers disables 100 subscriptions with the CLI while every
+// bulk update's answer is lost after the service applied it (Terraform 1.14 and later; with an
+// older acceptance CLI it runs with one that EVENTNOTIFY_TEST_NEWER_CLIS names, and skips without
+// one; TestSubscriptionsAction_lostAnswers covers it at the protocol level): the account is read
+// back with one listing, and the output says once, with counts, that all 100 are disabled, with
+// no diagnostic, where it used to print 100 errors of "outcome unknown" (1,222 lines). Then the
+// read-back's listing fails too: one error, with the count, not one per subscription.
+func TestAccSubscriptionsAction_cliLostAnswers(t *testing.T) {
+	m := newTestMock(t)
+	w := newCLIWorkspace(t, m)
+	w.requireNewer(featureActions)
+	var ids []string
+	for i := range 100 {
+		s := m.PutSubscription(testAccount, mockserver.Subscription{EventName: fmt.Sprintf("EVENT.%03d", i),
+			DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "t", Enabled: true})
+		ids = append(ids, s.SubscriptionID)
+	}
+	w.write("versions.tf", requiredProviders)
+	w.write("main.tf", `action "eventnotify_disable_subscriptions" "all" {}`+"\n"+`action "eventnotify_enable_subscriptions" "all" {}`+"\n")
+	noRetries := []string{"EVENTNOTIFY_MAX_RETRIES=0"}
+	m.InjectFault(mockserver.Fault{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions, Drop: true, AfterWork: true})
+
+	before := snapshot(m)
+	lists := m.listRequests()
+	out := w.mustRun(noRetries, "apply", "-invoke=action.eventnotify_disable_subscriptions.all", "-auto-approve", "-input=false", "-no-color")
+	expectOutput(t, "terraform apply -invoke", out, true, "Actions: 1 invoked.",
+		"Disabled 100 subscriptions of account "+testAccount+". The service's answer did not tell the outcome of 100 of them; 100 read back, 100 disabled.")
+	if strings.Contains(out, "Error:") || len(providerWarnings(out)) > 0 {
+		t.Errorf("the invocation printed a diagnostic although every subscription was disabled:\n%s", out)
+	}
+	wantOnlyToggled(t, m, before, false, ids...)
+	if n := m.listRequests() - lists; n != 2 {
+		t.Errorf("%d listing requests, want 2: the action's and the read-back's", n)
+	}
+	if n := m.Count(http.MethodGet, mockserver.RouteSubscription); n != 0 {
+		t.Errorf("%d single reads, want none", n)
+	}
+
+	// The read-back's listing fails as well (the action's own listing is the first): one error.
+	m.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Ratio: 0.5, Count: 1})
+	out, code := w.run(noRetries, "apply", "-invoke=action.eventnotify_enable_subscriptions.all", "-auto-approve", "-input=false", "-no-color")
+	if code == 0 {
+		t.Fatalf("the invocation succeeded although the read-back failed:\n%s", out)
+	}
+	expectOutput(t, "terraform apply -invoke", out, true,
+		"Unable to enable 100 of 100 subscriptions of account "+testAccount+": the outcome is unknown", "and 80 more")
+	errorLines := regexp.MustCompile(`(?m)^[│ ]*Error: `).FindAllStringIndex(out, -1)
+	if len(errorLines) != 1 {
+		t.Fatalf("%d errors, want 1:\n%s", len(errorLines), out)
+	}
+	// The one error and its detail, as the CLI wraps them: 20 ids and "and 80 more".
+	if n := strings.Count(out[errorLines[0][0]:], "\n"); n > 45 {
+		t.Errorf("the error takes %d lines, want at most 45 (one error, with counts):\n%s", n, out)
+	}
 }

@@ -339,9 +339,11 @@ func TestSubscriptionsAction_failures(t *testing.T) {
 		{name: "bulk request fails", setup: func(m *testMock) {
 			m.InjectFault(mockserver.Fault{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError})
 		}, errors: []string{
-			"Unable to disable subscription " + sid("5") + " (ATOM.DEPLOYMENT)", "Unable to disable subscription " + sid("2"),
-			"Unable to disable subscription " + sid("4"), "Unable to disable subscription " + sid("3"),
-		}, progress: []string{"4 to disable", "Disabled 0 of 4 subscriptions of account " + testAccount + "; 4 failed."}},
+			// A 500 may follow work done: the four are read back, found not disabled, and named in one error.
+			"Unable to disable 4 of 4 subscriptions of account " + testAccount + ": not updated: The service's answer did not tell " +
+				"whether it applied the update of 4 subscriptions: bulk update subscriptions: HTTP 500 Internal Server Error",
+		}, progress: []string{"4 to disable", "Disabled 0 of 4 subscriptions of account " + testAccount + "; 4 failed. " +
+			"The service's answer did not tell the outcome of 4 of them; 4 read back, 0 disabled."}},
 		{name: "one item not found", setup: func(m *testMock) {
 			// The listing shows subscription 4 under an id the service does not know, as if it
 			// had been deleted and another listed in its place.
@@ -482,6 +484,86 @@ func TestSubscriptionsAction_withoutConfig(t *testing.T) {
 			inv.wantProgress(t, "5 of the 5 subscriptions of account "+testAccount+" match; 4 to disable, 1 already disabled.",
 				"Disabled 4 subscriptions of account "+testAccount+".")
 			wantOnlyToggled(t, m, before, false, sid("5"), sid("2"), sid("4"), sid("3"))
+		})
+	}
+}
+
+// TestSubscriptionsAction_lostAnswers disables 100 subscriptions whose bulk update's answer does
+// not tell the outcome: the client reads them back with one listing of the account (not 100
+// reads), and the action reports once, with counts: nothing but a progress line when the
+// listing shows all 100 disabled, one error naming them when it shows none, and one
+// unknown-outcome error when the listing fails too; never one diagnostic per subscription.
+func TestSubscriptionsAction_lostAnswers(t *testing.T) {
+	t.Parallel()
+	lostAfterWork := mockserver.Fault{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions, Drop: true, AfterWork: true}
+	tests := []struct {
+		name     string
+		faults   []mockserver.Fault
+		disabled bool     // whether the mock holds all 100 disabled afterwards
+		errors   []string // parts of the one error ("" = none)
+		progress string
+	}{
+		{name: "every answer lost after the work", faults: []mockserver.Fault{lostAfterWork}, disabled: true,
+			progress: "Disabled 100 subscriptions of account " + testAccount + ". The service's answer did not tell the outcome " +
+				"of 100 of them; 100 read back, 100 disabled."},
+		{name: "500 before the work", faults: []mockserver.Fault{{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions,
+			Status: http.StatusInternalServerError}},
+			errors: []string{"Unable to disable 100 of 100 subscriptions of account " + testAccount + ": not updated",
+				"HTTP 500 Internal Server Error", "Read back (one listing of the account), they hold settings other than the update's",
+				"EVENT.000", "and 80 more", "invoke the action again"},
+			progress: "Disabled 0 of 100 subscriptions of account " + testAccount + "; 100 failed. The service's answer did not tell " +
+				"the outcome of 100 of them; 100 read back, 0 disabled."},
+		{name: "every answer lost after the work, and the listing fails", faults: []mockserver.Fault{lostAfterWork,
+			// The second listing (the read-back) fails; the action's own listing is the first.
+			{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusInternalServerError, Ratio: 0.5, Count: 1}},
+			disabled: true,
+			errors: []string{"Unable to disable 100 of 100 subscriptions of account " + testAccount + ": the outcome is unknown",
+				"Reading them back to find out (one listing of the account) failed too: list subscriptions: HTTP 500",
+				"The service may or may not have applied the update to them", "and 80 more", "invoke the action again"},
+			progress: "Disabled 0 of 100 subscriptions of account " + testAccount + "; 100 failed. The service's answer did not tell " +
+				"the outcome of 100 of them; 100 could not be read back."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := newTestMock(t)
+			var ids []string
+			for i := range 100 {
+				s := m.PutSubscription(testAccount, mockserver.Subscription{EventName: fmt.Sprintf("EVENT.%03d", i),
+					DestinationType: "EVENT_STREAMS", LogLevel: "INFO", EventStreamsTopic: "t", Enabled: true})
+				ids = append(ids, s.SubscriptionID)
+			}
+			s := newActionServer(t, m, 0)
+			before := snapshot(m)
+			for _, f := range tt.faults {
+				m.InjectFault(f)
+			}
+			inv := s.invoke(disableActionType, map[string]any{})
+			inv.wantProgress(t, "100 of the 100 subscriptions of account "+testAccount+" match; 100 to disable", tt.progress)
+			got := inv.errors()
+			if len(inv.diagnostics) != min(1, len(tt.errors)) || len(got) != len(inv.diagnostics) {
+				t.Fatalf("%d diagnostics, errors %q; want %d error", len(inv.diagnostics), got, min(1, len(tt.errors)))
+			}
+			for _, want := range tt.errors {
+				if !strings.Contains(got[0], want) {
+					t.Errorf("the error does not contain %q:\n%s", want, got[0])
+				}
+			}
+			if tt.disabled {
+				wantOnlyToggled(t, m, before, false, ids...)
+			} else {
+				wantOnlyToggled(t, m, before, false)
+			}
+			// One bulk update (no retries here), and the read-back is one listing of one page.
+			if got := m.Count(http.MethodPatch, mockserver.RouteSubscriptions); got != 1 {
+				t.Errorf("%d bulk requests, want 1", got)
+			}
+			if got := m.Count(http.MethodGet, mockserver.RouteSubscriptions); got != 2 {
+				t.Errorf("%d listing requests, want 2: the action's and the read-back's", got)
+			}
+			if got := m.Count(http.MethodGet, mockserver.RouteSubscription); got != 0 {
+				t.Errorf("%d single reads, want none", got)
+			}
 		})
 	}
 }

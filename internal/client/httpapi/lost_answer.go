@@ -5,8 +5,8 @@ import (
 	"errors"
 )
 
-// lostAnswerError marks a transport failure of a create or bulk request that may have reached
-// the service: a timeout or a reset after the request was written.
+// lostAnswerError marks a transport failure of a write that may have reached the service: a
+// timeout or a reset after the request was written.
 type lostAnswerError struct{ err error }
 
 // Error is the underlying error's.
@@ -30,9 +30,10 @@ func mayHaveReachedServer(ctx context.Context, err error) bool {
 	return true
 }
 
-// AnswerLost reports whether err is the transport failure of a request that is not idempotent
-// (a create or a bulk change) and may have reached the service: its outcome is unknown, and
-// package client settles it by reading the account.
+// AnswerLost reports whether err is the transport failure of a write (any method but GET and
+// HEAD) that may have reached the service: its outcome is unknown, and package client settles
+// it by reading the service (the account for a create, the subscriptions for an update). For
+// an idempotent write the failure is the last attempt's, after the retries.
 func AnswerLost(err error) bool {
 	var lost *lostAnswerError
 	return errors.As(err, &lost)

@@ -75,8 +75,8 @@ type Call struct {
 
 // Do runs a call of a service operation: it encodes the body, obtains the account's JWT, sends
 // the request with retries, and on a 401 refreshes the JWT once and repeats the request once. A
-// non-2xx answer becomes an *APIError. A transport failure of a request that is not idempotent
-// and may have reached the service matches AnswerLost.
+// non-2xx answer becomes an *APIError. A transport failure of a write (any method but GET and
+// HEAD) that may have reached the service matches AnswerLost.
 func (c *Client) Do(ctx context.Context, sc Call) (*Response, error) {
 	var body []byte
 	if sc.In != nil {
@@ -183,7 +183,7 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*Response, error) {
 	}
 	resp, err := c.retryClientSafe(ctx, r.repeat || idempotent(r.method)).Do(req)
 	if err != nil {
-		maybeSent := !r.repeat && !idempotent(r.method) && mayHaveReachedServer(ctx, err)
+		maybeSent := r.method != http.MethodGet && r.method != http.MethodHead && mayHaveReachedServer(ctx, err)
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", ctxErr, err)
 		}
