@@ -217,7 +217,8 @@ func TestAccSavedPlan_takeoverShown(t *testing.T) {
 func (w *cliWorkspace) checkDeletions() (string, int) {
 	w.t.Helper()
 	if _, err := exec.LookPath("jq"); err != nil {
-		w.t.Skip("the CI guide's check needs jq on PATH")
+		// A missing tool fails the run, never skips it: CI must not pass without the check.
+		w.t.Fatal("the CI guide's check-deletions.sh needs jq on PATH (Debian: apt-get install jq)")
 	}
 	script, err := filepath.Abs("../../examples/guides/ci/check-deletions.sh")
 	if err != nil {
