@@ -13,8 +13,10 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// hangingJWT is a JWT endpoint that counts its requests and never answers: each request ends
-// when the client gives up on it.
+// hangingJWT is a JWT endpoint that never answers: each request ends when the client gives up
+// on it. It counts the attempts its clients send (at their transport, so that an attempt whose
+// per-attempt timeout ends before the request reaches the handler, as on a loaded machine, is
+// counted all the same).
 type hangingJWT struct {
 	srv      *httptest.Server
 	requests atomic.Int32
@@ -22,10 +24,21 @@ type hangingJWT struct {
 	once     sync.Once
 }
 
+// countingTransport counts the requests sent through it.
+type countingTransport struct {
+	base http.RoundTripper
+	n    *atomic.Int32
+}
+
+// RoundTrip counts the request and sends it.
+func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.n.Add(1)
+	return t.base.RoundTrip(r)
+}
+
 func newHangingJWT(t *testing.T) *hangingJWT {
 	h := &hangingJWT{first: make(chan struct{})}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
-		h.requests.Add(1)
 		h.once.Do(func() { close(h.first) })
 		<-r.Context().Done()
 	}))
@@ -46,6 +59,7 @@ func (h *hangingJWT) client(t *testing.T) *Client {
 		RequestTimeout: 20 * time.Millisecond,
 		RetryWaitMin:   time.Millisecond,
 		RetryWaitMax:   2 * time.Millisecond,
+		HTTPClient:     &http.Client{Transport: countingTransport{base: h.srv.Client().Transport, n: &h.requests}},
 	})
 	if err != nil {
 		t.Fatal(err)
