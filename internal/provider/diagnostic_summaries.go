@@ -33,11 +33,17 @@ func summaryID(id string) string {
 		return quoteBounded(id)
 	}
 	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+		if !serviceIDRune(r) {
 			return quoteBounded(id)
 		}
 	}
 	return id
+}
+
+// serviceIDRune reports whether r is one of the characters of the service's ids: an ASCII letter
+// or digit, '-', '_' or '.'.
+func serviceIDRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
 }
 
 // subscriptionNamed names one subscription for a summary: "subscription <id>", and for an entry

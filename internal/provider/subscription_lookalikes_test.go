@@ -26,11 +26,6 @@ import (
 // an unheld one of the same settings, made by the same user in the last day, names it in a
 // warning whose summary carries its id, with the import command and the way to delete it.
 
-// lookalikeSummary is the summary of the look-alike warning about id.
-func lookalikeSummary(id string) string {
-	return fmt.Sprintf("Subscription %s already has this resource's settings", id)
-}
-
 // lookalikeWarnings returns, from a -json run's output, the ids the look-alike warnings name,
 // by the address of the resource each is about, and the warnings themselves.
 func lookalikeWarnings(t *testing.T, jsonOut string) (map[string][]string, []cliDiagnostic) {
@@ -48,8 +43,9 @@ func lookalikeWarnings(t *testing.T, jsonOut string) (map[string][]string, []cli
 			continue
 		}
 		d := line.Diagnostic
-		id, ok := strings.CutPrefix(d.Summary, "Subscription ")
-		if id, ok = strings.CutSuffix(id, " already has this resource's settings"); ok && d.Severity == "warning" {
+		rest, prefixed := strings.CutPrefix(d.Summary, "Subscription ")
+		id, suffixed := strings.CutSuffix(rest, " already has this resource's settings")
+		if prefixed && suffixed && d.Severity == "warning" {
 			named[d.Address] = append(named[d.Address], id)
 			all = append(all, d)
 		}
@@ -223,13 +219,13 @@ func TestAccLookalikes_killedApply(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		close(release)
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		t.Logf("apply killed: %v", <-done)
 		t.Fatalf("four creates were not held within two minutes:\n%s", out.String())
 	}
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	<-done
+	t.Logf("apply killed: %v", <-done)
 	close(release)
 	inMock.Wait()
 
