@@ -160,12 +160,14 @@ func TestAccLookalikes_killedApply(t *testing.T) {
 	var (
 		mu               sync.Mutex
 		creates, holding int
-		inMock           sync.WaitGroup // requests being served
+		// heldServed counts down as each held create's answer is written. It is counted up
+		// before the server starts: a request that reaches the server after the kill must not
+		// Add while the test Waits.
+		heldServed sync.WaitGroup
 	)
+	heldServed.Add(held)
 	allHeld, release := make(chan struct{}), make(chan struct{})
 	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		inMock.Add(1)
-		defer inMock.Done()
 		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/subscriptions") {
 			m.ServeHTTP(rw, r)
 			return
@@ -179,6 +181,7 @@ func TestAccLookalikes_killedApply(t *testing.T) {
 			return
 		}
 		// Carried out by the service; the answer waits until terraform is gone.
+		defer heldServed.Done()
 		rec := httptest.NewRecorder()
 		m.ServeHTTP(rec, r)
 		mu.Lock()
@@ -227,7 +230,7 @@ func TestAccLookalikes_killedApply(t *testing.T) {
 	}
 	t.Logf("apply killed: %v", <-done)
 	close(release)
-	inMock.Wait()
+	heldServed.Wait()
 
 	inState := stateIDsIfAny(t, w)
 	var orphans []string
