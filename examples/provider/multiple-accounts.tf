@@ -13,7 +13,9 @@ provider "eventnotify" {}
 
 # A second block for the audit account. Without its own credentials it uses
 # the environment's, so that user needs access to both accounts; to sign in
-# as another user, set username and api_token here (from variables).
+# as another user, set username and api_token here, from ephemeral variables
+# (a saved plan holds every other variable's value: see
+# credentials-from-variables.tf).
 provider "eventnotify" {
   alias      = "audit"
   account_id = var.audit_account_id

@@ -133,6 +133,9 @@ type cliFeature struct {
 var (
 	featureForEachImport      = cliFeature{what: "import blocks with for_each", terraform: "1.7.0", opentofu: "1.7.0"}
 	featureEphemeralResources = cliFeature{what: "ephemeral resources", terraform: "1.10.0", opentofu: "1.11.0"}
+	// featureEphemeralVariables: `variable { ephemeral = true }`, whose value no plan file holds
+	// (OpenTofu 1.11.0's changelog, "Ephemeral Values and Write Only Attributes").
+	featureEphemeralVariables = cliFeature{what: "ephemeral input variables", terraform: "1.10.0", opentofu: "1.11.0"}
 	featureResourceIdentity   = cliFeature{what: "resource identity", terraform: "1.12.0", opentofu: "1.12.0"}
 	featureListResources      = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
 	// featureGeneratedMapKeys: configuration generated for a map whose keys are
@@ -457,6 +460,10 @@ func TestCLIFeatures(t *testing.T) {
 		{terraform("1.9.8"), featureEphemeralResources, false},
 		{opentofu("1.10.7"), featureEphemeralResources, false}, // Terraform 1.10 has them, OpenTofu 1.10 does not
 		{opentofu("1.11.0"), featureEphemeralResources, true},
+		{terraform("1.5.7"), featureEphemeralVariables, false},
+		{terraform("1.10.0"), featureEphemeralVariables, true},
+		{opentofu("1.10.7"), featureEphemeralVariables, false},
+		{opentofu("1.12.6"), featureEphemeralVariables, true},
 		{terraform("1.11.4"), featureResourceIdentity, false},
 		{terraform("1.12.0-beta1"), featureResourceIdentity, true}, // prereleases count as their release
 		{opentofu("1.12.6"), featureResourceIdentity, true},

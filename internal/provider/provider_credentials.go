@@ -22,6 +22,16 @@ import (
 // equal to EVENTNOTIFY_JWT counts as the environment's, and eventnotify_jwt hands out no token
 // of the environment's credentials unless the operator allows it (provider_credentials_export.go).
 
+// blockCredentialsAdvice says, in the errors that ask for credentials in a provider block,
+// where those should come from: a saved plan (the tfplan file CI keeps as an artifact) holds
+// the value of every root input variable, `sensitive = true` ones too, but not of an ephemeral
+// one, which the CLI asks for again at apply. The docs say the same (docs/index.md, the CI guide).
+const blockCredentialsAdvice = " Credentials in a provider block belong in input variables declared " +
+	"`ephemeral = true` (Terraform 1.10, OpenTofu 1.11 and later; give them again to `apply tfplan`), never in " +
+	"literal text: a saved plan holds the value of every other variable, `sensitive = true` ones too. With an " +
+	"older CLI, export the EVENTNOTIFY_* variables for a block that uses the environment's addresses, and keep " +
+	"no saved plan (`plan -out`) of a block whose credentials come from variables."
+
 // credentialArg is one credential argument and its environment variable.
 type credentialArg struct {
 	name, env string
@@ -153,9 +163,8 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 			fmt.Sprintf("The provider block sets %s to %s, an address that %s does not name (%s), and %s. "+
 				"Credentials exported in the environment are sent only to the environment's own addresses, never to an "+
 				"address named in a provider block. Either set the credentials in this provider block (username with "+
-				"password or api_token, or jwt), from input variables or another secret source rather than literal "+
-				"text, or remove %s from the block and export %s instead.",
-				a.name, shownOrigin(a.block.ValueString()), a.env, envNames, src, a.name, a.env)+src.exportNote())
+				"password or api_token, or jwt), or remove %s from the block and export %s instead.",
+				a.name, shownOrigin(a.block.ValueString()), a.env, envNames, src, a.name, a.env)+blockCredentialsAdvice+src.exportNote())
 	}
 	envAccount, ok := r.env(envAccountID)
 	if cfg.JWT != "" && ok && envAccount != "" && !m.AccountID.IsNull() && !m.AccountID.IsUnknown() &&
@@ -164,7 +173,7 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 			fmt.Sprintf("The provider block sets account_id to %q, but %s was exported for the account in %s (%q): a "+
 				"pre-issued JWT authenticates the account it was issued for only, and is never sent for another. Set "+
 				"jwt, or username with password or api_token, in this provider block.",
-				m.AccountID.ValueString(), envJWT, envAccountID, envAccount)+src.exportNote())
+				m.AccountID.ValueString(), envJWT, envAccountID, envAccount)+blockCredentialsAdvice+src.exportNote())
 	}
 }
 

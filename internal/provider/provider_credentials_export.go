@@ -49,8 +49,8 @@ func (p jwtExportPolicy) check(diags *diag.Diagnostics) bool {
 			"sends it, for instance to a provider block with another base_url, so a token of the environment's "+
 			"credentials is handed out only when the operator allows it in the environment that runs "+
 			"Terraform: export %s=true to allow it. Otherwise set the credentials in the provider block that this "+
-			"eventnotify_jwt uses (username with password or api_token, from input variables or another secret "+
-			"source), or give the provider block that needs the token its own credentials.", p.origin, envAllowJWTExport))
+			"eventnotify_jwt uses (username with password or api_token), or give the provider block that needs "+
+			"the token its own credentials.", p.origin, envAllowJWTExport)+blockCredentialsAdvice)
 	return false
 }
 

@@ -53,6 +53,7 @@ permissions:
 jobs:
   release:
     runs-on: ubuntu-latest
+    environment: release
     steps:
       - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
         with:
@@ -60,7 +61,13 @@ jobs:
       - uses: actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0
         with:
           cache: false
+      - uses: crazy-max/ghaction-import-gpg@01dd5d3ca463c7f10f7f4f7b4f177225ac661ee4 # v6.1.0
+        with:
+          gpg_private_key: ${{ secrets.GPG_PRIVATE_KEY }}
+          passphrase: ${{ secrets.PASSPHRASE }}
       - run: goreleaser release --clean
+        env:
+          GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}
       - uses: actions/attest-build-provenance@a2bbfa25375fe432b6a289bc6b6cd05ecd0c4c32 # v4.1.0
         with:
           subject-path: |
@@ -68,6 +75,17 @@ jobs:
             dist/*.tar.gz
             dist/*.sbom.json
 `
+
+// withoutSigning is goodRelease without the step that takes the signing secrets.
+func withoutSigning(s string) string {
+	step := s[strings.Index(s, "      - uses: crazy-max/ghaction-import-gpg@"):strings.Index(s, "      - run: goreleaser")]
+	return strings.Replace(s, step, "", 1)
+}
+
+// otherJob is a second job, notes, for goodRelease, whose one step has the given lines.
+func otherJob(lines string) string {
+	return "  notes:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo notes\n" + lines
+}
 
 // TestCheckWorkflow shows that each rule fails the workflow that breaks it, naming the problem.
 func TestCheckWorkflow(t *testing.T) {
@@ -100,7 +118,7 @@ func TestCheckWorkflow(t *testing.T) {
 			edit:    func(s string) string { return strings.Replace(s, "cache: false", "go-version-file: go.mod", 1) },
 			release: true, want: "set cache: false"},
 		{name: "tests may use the Go cache",
-			edit:    func(s string) string { return strings.Replace(s, "cache: false", "cache: true", 1) },
+			edit:    func(s string) string { return withoutSigning(strings.Replace(s, "cache: false", "cache: true", 1)) },
 			release: false},
 		{name: "release uses actions/cache",
 			edit: func(s string) string {
@@ -118,6 +136,56 @@ func TestCheckWorkflow(t *testing.T) {
 		{name: "no id-token permission",
 			edit:    func(s string) string { return strings.Replace(s, "id-token: write", "id-token: read", 1) },
 			release: true, want: "id-token: write is needed"},
+		// The signing secrets (signing.go).
+		{name: "signing job without its environment (the workflow before issue 38)",
+			edit:    func(s string) string { return strings.Replace(s, "    environment: release\n", "", 1) },
+			release: true, want: "job release: uses secrets.GPG_PRIVATE_KEY, secrets.PASSPHRASE but declares none: declare environment: release"},
+		{name: "signing job in another environment",
+			edit:    func(s string) string { return strings.Replace(s, "environment: release", "environment: production", 1) },
+			release: true, want: `declares "production": declare environment: release`},
+		{name: "environment with a name and url",
+			edit: func(s string) string {
+				return strings.Replace(s, "environment: release", "environment:\n      name: release\n      url: https://github.com/releases", 1)
+			},
+			release: true},
+		{name: "secret names in another case",
+			edit:    func(s string) string { return strings.Replace(s, "secrets.PASSPHRASE", "secrets.passphrase", 1) },
+			release: true},
+		{name: "another job uses a signing secret",
+			edit:    func(s string) string { return s + otherJob("        env:\n          KEY: ${{ secrets.PASSPHRASE }}\n") },
+			release: true, want: "job notes: uses secrets.PASSPHRASE but declares none"},
+		{name: "another job in the environment uses a signing secret",
+			edit: func(s string) string {
+				return s + strings.Replace(otherJob("        env:\n          KEY: ${{ secrets.GPG_PRIVATE_KEY }}\n"),
+					"    runs-on:", "    environment: release\n    runs-on:", 1)
+			},
+			release: true, want: "jobs notes, release use the signing secrets: only the one job that signs may reference them"},
+		{name: "another job takes the whole secrets context",
+			edit:    func(s string) string { return s + otherJob("        env:\n          ALL: ${{ toJSON(secrets) }}\n") },
+			release: true, want: "job notes: uses the whole secrets context but declares none"},
+		{name: "another job indexes the secrets context",
+			edit: func(s string) string {
+				return s + otherJob("        env:\n          KEY: ${{ secrets[format('GPG_{0}', 'PRIVATE_KEY')] }}\n")
+			},
+			release: true, want: "job notes: uses the whole secrets context"},
+		{name: "a reusable workflow inherits the secrets",
+			edit: func(s string) string {
+				return s + "  notes:\n    uses: ./.github/workflows/notes.yml\n    secrets: inherit\n"
+			},
+			release: true, want: "job notes: uses secrets: inherit"},
+		{name: "another job uses only GITHUB_TOKEN",
+			edit: func(s string) string {
+				return s + otherJob("        env:\n          GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n")
+			},
+			release: true},
+		{name: "release without the signing secrets",
+			edit: func(s string) string {
+				return strings.NewReplacer("${{ secrets.GPG_PRIVATE_KEY }}", "x", "${{ secrets.PASSPHRASE }}", "y").Replace(s)
+			},
+			release: true, want: "no job uses secrets.GPG_PRIVATE_KEY and secrets.PASSPHRASE"},
+		{name: "the tests workflow uses a signing secret",
+			edit:    func(s string) string { return s },
+			release: false, want: "job release: uses secrets.GPG_PRIVATE_KEY, secrets.PASSPHRASE: only the release workflow's signing job may use the signing secrets"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

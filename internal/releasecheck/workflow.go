@@ -36,7 +36,9 @@ var (
 )
 
 // checkWorkflow returns the problems of one workflow file (name for the messages). release
-// says whether it builds the release: then it must restore no cache and attest the archives.
+// says whether it builds the release: then it must restore no cache, attest the archives and
+// sign in environment release (checkSigning); any other workflow must not use the signing
+// secrets.
 func checkWorkflow(name string, src []byte, release bool) []string {
 	var wf workflow
 	if err := yaml.Unmarshal(src, &wf); err != nil {
@@ -86,6 +88,7 @@ func checkWorkflow(name string, src []byte, release bool) []string {
 			}
 		}
 	}
+	problems = append(problems, checkSigning(name, src, release)...)
 	if release {
 		if !attested {
 			problems = append(problems, fmt.Sprintf("%s: no %s step: the release archives need a build-provenance attestation", name, attestation))
