@@ -51,6 +51,8 @@ type credentialSource struct {
 	envJWTInBlock bool
 	// exportAllowed is true when EVENTNOTIFY_ALLOW_JWT_EXPORT is true.
 	exportAllowed bool
+	// blockAllows is true when the provider block sets allow_jwt_export = true.
+	blockAllows bool
 }
 
 // environmental tells whether the credentials are the environment's: set in the
@@ -110,6 +112,7 @@ func (r *settingsResolver) credentialSource(m providerModel) credentialSource {
 		src.fromEnv, src.set, src.unused = true, src.unused, nil
 	}
 	src.exportAllowed = r.allowJWTExport()
+	src.blockAllows = r.blockAllowsJWTExport(m)
 	src.envJWTInBlock = !src.fromEnv && !src.exportAllowed && r.blockHoldsEnvJWT(m)
 	return src
 }
