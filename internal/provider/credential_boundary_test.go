@@ -362,3 +362,106 @@ resource "eventnotify_subscription" "five" {
 	check("plan refreshing five resources", "plan", "-input=false", "-no-color")
 	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
 }
+
+// TestAccCredentials_environmentCredentialsStayOnTheirPath runs issue 38 item 3 through the
+// CLI with a hostile path on loopback: one server whose /eventnotify/ is the service (the mock)
+// and whose every other path is another tenant behind the same gateway (a tap that records
+// credentials, then serves the mock too, so that a credential that leaked would work).
+// EVENTNOTIFY_BASE_URL and EVENTNOTIFY_AUTH_URL name /eventnotify with the credentials beside
+// them; a module's provider block names an address of its own. Another path, a longer first
+// segment and percent-encoded dots or slashes fail at configure with the error naming both
+// addresses, and the other path receives nothing; the environment's own address in another
+// spelling (a trailing slash, an upper-case scheme and host, the default port written out, dot
+// segments) is the environment's, and the module's subscription is created through
+// /eventnotify.
+func TestAccCredentials_environmentCredentialsStayOnTheirPath(t *testing.T) {
+	cases := []struct {
+		name string
+		// address is the module block's base_url and auth_url; {{host}} stands for the
+		// environment's host and port (localhost:port), {{port}} for the port alone.
+		address string
+		// expect is the error; nil when apply must succeed through /eventnotify.
+		expect []string
+	}{
+		{name: "another tenant's path", address: "http://{{host}}/another-tenant",
+			expect: []string{"Credentials from the environment not sent to base_url", "/another-tenant, an address that " + envBaseURL + " does not name",
+				"which names http://{{host}}/eventnotify", "Addresses are compared whole, path included"}},
+		{name: "a longer first segment", address: "http://{{host}}/eventnotify-other",
+			expect: []string{"Credentials from the environment not sent to base_url", "/eventnotify-other"}},
+		{name: "a deeper path", address: "http://{{host}}/eventnotify/another-tenant",
+			expect: []string{"Credentials from the environment not sent to base_url"}},
+		{name: "the host alone", address: "http://{{host}}",
+			expect: []string{"Credentials from the environment not sent to base_url"}},
+		{name: "percent-encoded dot-dot", address: "http://{{host}}/another-tenant/%2e%2e/eventnotify",
+			expect: []string{"Credentials from the environment not sent to base_url", "percent-encoded dot, slash or backslash"}},
+		{name: "percent-encoded slashes", address: "http://{{host}}/another-tenant%2F..%2Feventnotify",
+			expect: []string{"Credentials from the environment not sent to base_url"}},
+		{name: "the environment's address with a trailing slash", address: "http://{{host}}/eventnotify/"},
+		{name: "the environment's address with the scheme and host in upper case", address: "HTTP://LocalHost:{{port}}/eventnotify"},
+		{name: "the environment's address through dot segments", address: "http://{{host}}/another-tenant/../eventnotify/."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			home := newTestMock(t)
+			other := &headerTap{next: http.StripPrefix("/another-tenant", home.Server)}
+			service := http.StripPrefix("/eventnotify", home.Server)
+			// A gateway that routes by the path as sent (an http.ServeMux would clean it first).
+			gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.EscapedPath(), "/eventnotify/") {
+					service.ServeHTTP(w, r)
+					return
+				}
+				other.ServeHTTP(w, r)
+			}))
+			t.Cleanup(gateway.Close)
+			// localhost, which the client dials as 127.0.0.1, has letters to spell in upper case.
+			port := gateway.URL[strings.LastIndex(gateway.URL, ":")+1:]
+			host := "localhost:" + port
+			envAddress := "http://" + host + "/eventnotify"
+			address := strings.NewReplacer("{{host}}", host, "{{port}}", port).Replace(tc.address)
+
+			w := newCLIWorkspace(t, home)
+			w.env = append(w.env, envBaseURL+"="+envAddress, envAuthURL+"="+envAddress) // the last value wins
+			w.write("main.tf", requiredProviders+`
+module "tenant" {
+  source = "./modules/tenant"
+}
+`)
+			w.write("modules/tenant/main.tf", requiredProviders+fmt.Sprintf(`
+provider "eventnotify" {
+  base_url = %[1]q
+  auth_url = %[1]q
+}
+
+resource "eventnotify_subscription" "tenant" {
+  event_name       = "ATOM.STATUS"
+  destination_type = "EVENT_STREAMS"
+  log_level        = "ERROR"
+}
+`, address))
+			w.mustRun(nil, "get", "-no-color")
+
+			out, code := w.run(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+			var expect []string
+			for _, e := range tc.expect {
+				expect = append(expect, strings.ReplaceAll(e, "{{host}}", host))
+			}
+			switch {
+			case tc.expect == nil && code != 0:
+				t.Fatalf("apply exited %d:\n%s", code, out)
+			case tc.expect == nil && len(home.Subscriptions(testAccount)) != 1:
+				t.Fatalf("%d subscriptions after apply, want 1:\n%s", len(home.Subscriptions(testAccount)), out)
+			case tc.expect != nil && code == 0:
+				t.Fatalf("apply succeeded; want %q:\n%s", expect, out)
+			case tc.expect != nil && !errorPattern(expect...).MatchString(out):
+				t.Fatalf("the output does not say %q:\n%s", expect, out)
+			}
+			if seen := other.requests(); len(seen) != 0 {
+				t.Errorf("the other path received %d requests:\n%s", len(seen), strings.Join(seen, "\n"))
+			}
+			if strings.Contains(out, testPassword) {
+				t.Error("the output holds the environment's password")
+			}
+		})
+	}
+}

@@ -259,7 +259,7 @@ func TestAccJWTEphemeralResource_values(t *testing.T) {
 		ProtoV6ProviderFactories: jwtTestFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
 		Steps: []resource.TestStep{{
-			Config: m.providerBlock() + fmt.Sprintf(`
+			Config: m.providerBlock("allow_jwt_export = true") + fmt.Sprintf(`
 ephemeral "eventnotify_jwt" "default" {}
 
 ephemeral "eventnotify_jwt" "other" {
@@ -297,7 +297,7 @@ func TestAccJWTEphemeralResource_preIssued(t *testing.T) {
 	m := newTestMock(t)
 	expiresAt := time.Now().Add(3 * time.Minute).Truncate(time.Second)
 	preIssued := m.IssueJWT(testAccount, testUser, expiresAt)
-	provider := m.providerBlockWith(fmt.Sprintf("jwt = %q", preIssued))
+	provider := m.providerBlockWith(fmt.Sprintf("jwt = %q", preIssued), "allow_jwt_export = true")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: jwtTestFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
@@ -350,11 +350,11 @@ func TestAccJWTEphemeralResource_errors(t *testing.T) {
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skipUnlessCLISupports(featureEphemeralResources)},
 		Steps: []resource.TestStep{
 			{
-				Config:      m.providerBlockWith(`username = "demo"`+"\n"+`password = "wrong"`) + `ephemeral "eventnotify_jwt" "this" {}`,
+				Config:      m.providerBlockWith(`username = "demo"`+"\n"+`password = "wrong"`, "allow_jwt_export = true") + `ephemeral "eventnotify_jwt" "this" {}`,
 				ExpectError: errorPattern("Invalid eventnotify credentials", "HTTP 401"),
 			},
 			{
-				Config:      m.providerBlock() + `ephemeral "eventnotify_jwt" "this" { account_id = " " }`,
+				Config:      m.providerBlock("allow_jwt_export = true") + `ephemeral "eventnotify_jwt" "this" { account_id = " " }`,
 				ExpectError: errorPattern("Invalid account_id"),
 			},
 		},
@@ -367,7 +367,7 @@ func TestAccJWTEphemeralResource_errors(t *testing.T) {
 // ephemeral resource was issued and that no plan or state holds a token.
 func TestAccJWTEphemeralResource_configuresProvider(t *testing.T) {
 	m, rec := withAuthRecorder(t, newTestMock(t))
-	config := m.providerBlock() + fmt.Sprintf(`
+	config := m.providerBlock("allow_jwt_export = true") + fmt.Sprintf(`
 ephemeral "eventnotify_jwt" "other" {
   account_id = %[1]q
 }
@@ -443,8 +443,9 @@ func TestAccJWTEphemeralResource_neverStored(t *testing.T) {
 	w.require(featureEphemeralResources)
 	w.copyFile("../../examples/ephemeral-resources/eventnotify_jwt/ephemeral-resource.tf", "main.tf")
 	w.write("provider.tf", fmt.Sprintf(`provider "eventnotify" {
-  username = %q
-  password = %q
+  username         = %q
+  password         = %q
+  allow_jwt_export = true
 }
 
 output "subscription" {

@@ -64,6 +64,7 @@ type providerModel struct {
 	RequestTimeout       types.String  `tfsdk:"request_timeout"`
 	MaxBatchSize         types.Int64   `tfsdk:"max_batch_size"`
 	BatchWindow          types.String  `tfsdk:"batch_window"`
+	AllowJWTExport       types.Bool    `tfsdk:"allow_jwt_export"`
 }
 
 // New returns a function that creates the provider, as providerserver expects.
@@ -167,6 +168,17 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 					"environment's addresses and account, unless `" + envAllowJWTExport + "` is `true`.",
 				Optional:  true,
 				Sensitive: true,
+			},
+			"allow_jwt_export": schema.BoolAttribute{
+				MarkdownDescription: "Whether the `eventnotify_jwt` ephemeral resource may hand out a token minted from the " +
+					"credentials this provider block sets (`username` with `password` or `api_token`, or `jwt`). Default " +
+					"`false`: opening `eventnotify_jwt` on this provider fails, before any token is generated. A token goes " +
+					"wherever the configuration sends it, and every module that inherits this provider block can open " +
+					"`eventnotify_jwt` on it, but only this block's own configuration can set this argument: a child module " +
+					"cannot change a provider block it inherits, so without it no module can take these credentials out as a " +
+					"token. It covers the block's own credentials only; for credentials from the environment the operator " +
+					"exports `" + envAllowJWTExport + "=true` instead. No environment variable.",
+				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a request is retried, with exponential backoff, after a "+

@@ -194,7 +194,7 @@ func (r *settingsResolver) address(v types.String, name, env, regional, region s
 		r.invalid(name, env, err.Error()+origin(fromEnv, env)+". The value must be "+urlAdvice+".")
 		return ""
 	}
-	return strings.TrimRight(s, "/")
+	return httpapi.CleanAddress(s)
 }
 
 // credentials turns the client's credential rules into diagnostics that name

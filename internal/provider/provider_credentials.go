@@ -32,6 +32,12 @@ const blockCredentialsAdvice = " Credentials in a provider block belong in input
 	"older CLI, export the EVENTNOTIFY_* variables for a block that uses the environment's addresses, and keep " +
 	"no saved plan (`plan -out`) of a block whose credentials come from variables."
 
+// sameAddressNote says how the addresses are compared, for the error about another address.
+const sameAddressNote = " Addresses are compared whole, path included (another path of the same host may be another " +
+	"service behind a gateway), ignoring only a trailing slash, the letter case of the scheme and host, the " +
+	"scheme's default port and . or .. segments; a path holding a percent-encoded dot, slash or backslash is " +
+	"never the environment's address."
+
 // credentialArg is one credential argument and its environment variable.
 type credentialArg struct {
 	name, env string
@@ -61,6 +67,8 @@ type credentialSource struct {
 	envJWTInBlock bool
 	// exportAllowed is true when EVENTNOTIFY_ALLOW_JWT_EXPORT is true.
 	exportAllowed bool
+	// blockAllows is true when the provider block sets allow_jwt_export = true.
+	blockAllows bool
 }
 
 // environmental tells whether the credentials are the environment's: set in the
@@ -120,6 +128,7 @@ func (r *settingsResolver) credentialSource(m providerModel) credentialSource {
 		src.fromEnv, src.set, src.unused = true, src.unused, nil
 	}
 	src.exportAllowed = r.allowJWTExport()
+	src.blockAllows = r.blockAllowsJWTExport(m)
 	src.envJWTInBlock = !src.fromEnv && !src.exportAllowed && r.blockHoldsEnvJWT(m)
 	return src
 }
@@ -135,11 +144,11 @@ func (r *settingsResolver) credential(m providerModel, a credentialArg, src cred
 }
 
 // envCredentialsStayHome refuses credentials from the environment for a provider block that
-// names an address (scheme, host and port) that the environment does not name, or, for a
-// pre-issued JWT, another account: credentials are exported for the environment's service
-// and account, and a host named in a block never receives them. The environment's addresses
-// are its EVENTNOTIFY_BASE_URL and EVENTNOTIFY_AUTH_URL; a block that repeats one of them
-// exactly is no other address.
+// names an address that the environment does not name, or, for a pre-issued JWT, another
+// account: credentials are exported for the environment's service and account, and an
+// address named in a block never receives them. The environment's addresses are its
+// EVENTNOTIFY_BASE_URL and EVENTNOTIFY_AUTH_URL, compared whole, path prefix included
+// (httpapi.SameAddress): another path of the same host is another address.
 func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Config, src credentialSource) {
 	if !src.environmental() {
 		return
@@ -152,19 +161,19 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 			continue
 		}
 		envValue, _ := r.env(a.env)
-		if origin := urlOrigin(a.block.ValueString()); origin != "" && origin == urlOrigin(envValue) {
+		if httpapi.SameAddress(a.block.ValueString(), envValue) {
 			continue
 		}
 		envNames := "which is not set"
 		if envValue != "" {
-			envNames = "which names " + shownOrigin(envValue)
+			envNames = "which names " + shownAddress(envValue)
 		}
 		r.diags.AddAttributeError(path.Root(a.name), "Credentials from the environment not sent to "+a.name,
 			fmt.Sprintf("The provider block sets %s to %s, an address that %s does not name (%s), and %s. "+
 				"Credentials exported in the environment are sent only to the environment's own addresses, never to an "+
 				"address named in a provider block. Either set the credentials in this provider block (username with "+
 				"password or api_token, or jwt), or remove %s from the block and export %s instead.",
-				a.name, shownOrigin(a.block.ValueString()), a.env, envNames, src, a.name, a.env)+blockCredentialsAdvice+src.exportNote())
+				a.name, shownAddress(a.block.ValueString()), a.env, envNames, src, a.name, a.env)+blockCredentialsAdvice+src.exportNote()+sameAddressNote)
 	}
 	envAccount, ok := r.env(envAccountID)
 	if cfg.JWT != "" && ok && envAccount != "" && !m.AccountID.IsNull() && !m.AccountID.IsUnknown() &&
@@ -177,27 +186,10 @@ func (r *settingsResolver) envCredentialsStayHome(m providerModel, cfg client.Co
 	}
 }
 
-// urlOrigin returns the scheme, host and port of an address, in lower case with the
-// scheme's default port filled in, for comparison, or "" when it is not a URL that base_url
-// or auth_url accepts.
-func urlOrigin(s string) string {
-	if httpapi.CheckURL(s) != nil {
-		return ""
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return ""
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	return strings.ToLower(u.Scheme + "://" + u.Hostname() + ":" + port)
-}
-
-// shownOrigin is the scheme and host of an address as written, for diagnostics, or what
-// it is when it is not a valid address (never the value: it might hold user information).
-func shownOrigin(s string) string {
+// shownAddress is an address as written without what could be secret, for diagnostics: its
+// scheme, host and path (CheckURL refuses user information, queries and fragments), or what
+// it is when it is not a valid address.
+func shownAddress(s string) string {
 	if httpapi.CheckURL(s) != nil {
 		return "a value that is not a valid address"
 	}
@@ -205,5 +197,5 @@ func shownOrigin(s string) string {
 	if err != nil {
 		return "a value that is not a valid address"
 	}
-	return u.Scheme + "://" + u.Host
+	return u.Scheme + "://" + u.Host + u.EscapedPath()
 }

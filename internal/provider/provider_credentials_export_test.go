@@ -9,10 +9,11 @@ import (
 )
 
 // TestResolveSettings_jwtExport: eventnotify_jwt may hand out the tokens of a provider whose
-// credentials came from the environment only with EVENTNOTIFY_ALLOW_JWT_EXPORT=true; a block's
-// jwt equal to EVENTNOTIFY_JWT counts as the environment's (it stays with the environment's
-// addresses and account); block credentials are the configuration's own; any other value of
-// the variable is an error that names it.
+// credentials came from the environment only with EVENTNOTIFY_ALLOW_JWT_EXPORT=true, and those
+// of a block's own credentials only with the block's allow_jwt_export = true (neither switch
+// covers the other's credentials); a block's jwt equal to EVENTNOTIFY_JWT counts as the
+// environment's (it stays with the environment's addresses and account); a refusal names both
+// switches; any other value of the variable is an error that names it.
 func TestResolveSettings_jwtExport(t *testing.T) {
 	const envToken = "env.jwt.token"
 	home := map[string]string{envAccountID: "acc", envBaseURL: "https://svc.example.com", envAuthURL: "https://svc.example.com"}
@@ -39,6 +40,11 @@ func TestResolveSettings_jwtExport(t *testing.T) {
 			}
 		}
 	}
+	// setAllow and allowed add allow_jwt_export to a block.
+	setAllow := func(f func(m *providerModel), v bool) func(m *providerModel) {
+		return func(m *providerModel) { f(m); m.AllowJWTExport = types.BoolValue(v) }
+	}
+	allowed := func(f func(m *providerModel)) func(m *providerModel) { return setAllow(f, true) }
 	cases := []struct {
 		name  string
 		model func(m *providerModel)
@@ -53,9 +59,20 @@ func TestResolveSettings_jwtExport(t *testing.T) {
 		{name: "environment password, variable true", model: block("", ""), env: env(envUsername, "u", envPassword, "p", envAllowJWTExport, "true"), fromEnv: true, allowed: true},
 		{name: "environment JWT", model: block("", ""), env: env(envJWT, envToken), fromEnv: true},
 		{name: "block password while the environment holds one", model: func(m *providerModel) { *m = baseModel() }, env: withPassword},
+		{name: "block password, allow_jwt_export = true", model: allowed(func(m *providerModel) { *m = baseModel() }), env: withPassword, allowed: true},
+		{name: "block password, allow_jwt_export = false", model: setAllow(func(m *providerModel) { *m = baseModel() }, false), env: withPassword},
+		{name: "block password, variable true", model: func(m *providerModel) { *m = baseModel() }, env: env(envAllowJWTExport, "true")},
+		{name: "environment password, allow_jwt_export = true", model: allowed(block("", "")), env: withPassword, fromEnv: true},
 		{name: "block JWT of its own", model: block("block.jwt.token", "https://other.example.net"), env: env(envJWT, envToken)},
+		{name: "block JWT of its own, allow_jwt_export = true", model: allowed(block("block.jwt.token", "https://other.example.net")), env: env(envJWT, envToken), allowed: true},
+		{name: "block JWT that is the environment's, allow_jwt_export = true", model: allowed(block(envToken, "")), env: env(envJWT, envToken), fromEnv: true},
+		{
+			name: "allow_jwt_export unknown", model: func(m *providerModel) { *m = baseModel(); m.AllowJWTExport = types.BoolUnknown() },
+			env: withPassword, errors: []string{"Unknown value for allow_jwt_export", "only known after apply"},
+		},
 		{name: "block JWT that is the environment's, at the environment's address", model: block(envToken, ""), env: env(envJWT, envToken), fromEnv: true},
-		{name: "block JWT that is the environment's, allowed", model: block(envToken, "https://other.example.net"), env: env(envJWT, envToken, envAllowJWTExport, "true"), allowed: true},
+		{name: "block JWT that is the environment's, allowed", model: block(envToken, "https://other.example.net"), env: env(envJWT, envToken, envAllowJWTExport, "true")},
+		{name: "block JWT that is the environment's, allowed both ways", model: allowed(block(envToken, "https://other.example.net")), env: env(envJWT, envToken, envAllowJWTExport, "true"), allowed: true},
 		{
 			name: "block JWT that is the environment's, at another address", model: block(envToken, "https://other.example.net"), env: env(envJWT, envToken),
 			errors: []string{"Credentials from the environment not sent to base_url", "its jwt is the token exported in " + envJWT,
@@ -103,11 +120,13 @@ func TestResolveSettings_jwtExport(t *testing.T) {
 				t.Errorf("policy fromEnv=%t allowed=%t, want %t and %t (%s)", p.fromEnv, p.allowed, tc.fromEnv, tc.allowed, src)
 			}
 			var refused diag.Diagnostics
-			if handedOut := p.check(&refused); handedOut != (!tc.fromEnv || tc.allowed) {
-				t.Errorf("check handed the token out: %t, want %t", handedOut, !tc.fromEnv || tc.allowed)
+			if handedOut := p.check(&refused); handedOut != tc.allowed {
+				t.Errorf("check handed the token out: %t, want %t", handedOut, tc.allowed)
 			}
-			if refused.HasError() && !strings.Contains(diagText(refused), envAllowJWTExport+"=true") {
-				t.Errorf("the refusal does not name %s:\n%s", envAllowJWTExport, diagText(refused))
+			for _, way := range []string{envAllowJWTExport + "=true", argAllowJWTExport + " = true"} {
+				if refused.HasError() && !strings.Contains(diagText(refused), way) {
+					t.Errorf("the refusal does not name %s:\n%s", way, diagText(refused))
+				}
 			}
 		})
 	}

@@ -97,11 +97,23 @@ func TestResolveSettings_credentialsFromOneSource(t *testing.T) {
 			name: "environment credentials, block restates the environment's addresses",
 			model: func(m *providerModel) {
 				*m = nullModel()
-				m.BaseURL, m.AuthURL = types.StringValue("HTTPS://svc.example.com:443/"), types.StringValue("https://auth.example.com/v2")
+				m.BaseURL, m.AuthURL = types.StringValue("HTTPS://svc.example.com:443/"), types.StringValue("https://Auth.example.com/v2/..")
 			},
 			env: with(envDefault, envJWT, ""),
-			want: httpapi.Config{BaseURL: "HTTPS://svc.example.com:443", AuthURL: "https://auth.example.com/v2",
+			want: httpapi.Config{BaseURL: "HTTPS://svc.example.com:443", AuthURL: "https://Auth.example.com",
 				Username: "env-user", Password: "env-pw", OTP: "env-otp"},
+		},
+		{
+			// Behind a gateway that routes by path, another path is another service.
+			name: "environment credentials, block names another path of the environment's host",
+			model: func(m *providerModel) {
+				*m = nullModel()
+				m.AuthURL = types.StringValue("https://auth.example.com/v2")
+			},
+			env: with(envDefault, envJWT, ""),
+			errors: []string{"Credentials from the environment not sent to auth_url",
+				"sets auth_url to https://auth.example.com/v2, an address that " + envAuthURL + " does not name (which names https://auth.example.com)",
+				"Addresses are compared whole, path included"},
 		},
 		{
 			name:  "addresses in the block, credentials and no address in the environment",

@@ -1,8 +1,11 @@
 # A JWT for the audit account, generated from the credentials of the default
 # provider block (Terraform 1.10 and later, OpenTofu 1.11 and later). Terraform
-# keeps it in memory only: it is never written to a plan or state file. When the
-# default block takes its credentials from the environment, the token is handed
-# out only if the environment also holds EVENTNOTIFY_ALLOW_JWT_EXPORT=true.
+# keeps it in memory only: it is never written to a plan or state file. The
+# token is handed out only when the credentials' owner says so: a default block
+# that sets the credentials must also set allow_jwt_export = true (a child
+# module cannot set it on a block it inherits); when the default block takes
+# its credentials from the environment, the environment must also hold
+# EVENTNOTIFY_ALLOW_JWT_EXPORT=true.
 ephemeral "eventnotify_jwt" "audit" {
   account_id = var.audit_account_id
 }
