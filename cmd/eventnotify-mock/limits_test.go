@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -128,6 +129,9 @@ func TestRunLimitFlagErrors(t *testing.T) {
 		{"-read-header-timeout", "-1s"},
 		{"-idle-timeout", "0s"},
 		{"-max-header-bytes", "0"},
+		{"-max-subscriptions", "0"},
+		{"-max-deliveries", "0"},
+		{"-seed", "4", "-max-subscriptions", "3"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			err := run(t.Context(), append([]string{"-listen", "127.0.0.1:0"}, args...), io.Discard, io.Discard)
@@ -161,5 +165,62 @@ func TestRunReadTimeoutWithLatency(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		t.Fatalf("create: status %d, %s; want 2xx", resp.StatusCode, msg)
+	}
+}
+
+// TestRunMemoryLimits: -max-subscriptions bounds the account (a create that would pass it is
+// answered 409 and stores nothing) and -max-deliveries the deliveries kept (the oldest dropped,
+// counted in GET /_mock/deliveries's dropped).
+func TestRunMemoryLimits(t *testing.T) {
+	baseURL := startMock(t, "-listen", "127.0.0.1:0", "-seed", "2", "-max-subscriptions", "3", "-max-deliveries", "4")
+	token, status := fetchJWT(t, baseURL, "demo-account", "demo", "demo-password")
+	if status != http.StatusOK {
+		t.Fatalf("JWT status %d", status)
+	}
+	item := `{"eventName": "ATOM.STATUS", "destinationType": "EMAIL", "logLevel": "ERROR"}`
+	for _, tt := range []struct {
+		items int
+		want  int
+		body  string
+	}{
+		{2, http.StatusConflict, `{"error":"Conflict","messages":["Account demo-account would hold 4 subscriptions: the mock keeps at most 3 per account ` +
+			`(eventnotify-mock -max-subscriptions); delete some first. Nothing was stored"],"path":"/rest/v1/accounts/demo-account/subscriptions"}`},
+		{1, http.StatusCreated, ""},
+		{1, http.StatusConflict, `{"error":"Conflict","messages":["Account demo-account would hold 4 subscriptions: the mock keeps at most 3 per account ` +
+			`(eventnotify-mock -max-subscriptions); delete some first. Nothing was stored"],"path":"/rest/v1/accounts/demo-account/subscriptions"}`},
+	} {
+		body := `{"subscriptions": [` + strings.TrimSuffix(strings.Repeat(item+",", tt.items), ",") + `]}`
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, baseURL+"/rest/v1/accounts/demo-account/subscriptions", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.want || (tt.body != "" && string(got) != tt.body) {
+			t.Errorf("create %d: status %d, body %s; want %d %s", tt.items, resp.StatusCode, got, tt.want, tt.body)
+		}
+	}
+	// The seeded two hear ATOM.STATUS at ERROR, and so does the created one: 3 per event.
+	for range 3 {
+		if status, heard := postEvent(t, baseURL, `{"accountId":"demo-account","eventName":"ATOM.STATUS","logLevel":"ERROR"}`); status != http.StatusOK || len(heard) != 3 {
+			t.Fatalf("event: status %d, %d deliveries; want 200 and 3", status, len(heard))
+		}
+	}
+	var page struct {
+		Deliveries []map[string]string `json:"deliveries"`
+		Dropped    int                 `json:"dropped"`
+		Next       int                 `json:"next"`
+		More       bool                `json:"more"`
+	}
+	if err := json.Unmarshal([]byte(getText(t, baseURL+"/_mock/deliveries")), &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Deliveries) != 4 || page.Dropped != 5 || page.Next != 9 || page.More {
+		t.Errorf("GET /_mock/deliveries: %d deliveries, dropped %d, next %d, more %v; want 4, 5, 9, false", len(page.Deliveries), page.Dropped, page.Next, page.More)
 	}
 }

@@ -24,7 +24,9 @@
 // it with the well-known demo credentials.
 //
 // It closes connections that stop sending (-read-timeout, -read-header-timeout, -idle-timeout)
-// and answers 431 to request headers over -max-header-bytes (limits.go).
+// and answers 431 to request headers over -max-header-bytes; the account holds at most
+// -max-subscriptions (a request that would store more is answered 409) and the latest
+// -max-deliveries deliveries are kept (limits.go).
 //
 // -tls serves https with a self-signed certificate that it writes to -tls-cert-out (tls.go),
 // for clients in other containers, which the provider reaches with https only.
@@ -207,8 +209,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			APIToken: o.apiToken,
 			Accounts: []string{o.account},
 		}},
-		JWTTTL:  o.jwtTTL,
-		Latency: o.latency,
+		JWTTTL:           o.jwtTTL,
+		Latency:          o.latency,
+		MaxSubscriptions: o.limits.maxSubscriptions,
+		MaxDeliveries:    o.limits.maxDeliveries,
 	})
 	seedNote, err := seedAccount(srv, o)
 	if err != nil {

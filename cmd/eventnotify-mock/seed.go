@@ -22,6 +22,9 @@ func parseSeed(arg string, o *options) error {
 		if n < 0 {
 			return errors.New("-seed must not be negative")
 		}
+		if n > o.limits.maxSubscriptions {
+			return fmt.Errorf("-seed %d is more than -max-subscriptions %d: raise -max-subscriptions", n, o.limits.maxSubscriptions)
+		}
 		o.seedCount = n
 		return nil
 	}
@@ -46,6 +49,9 @@ func seedAccount(srv *mockserver.Server, o options) (string, error) {
 	subs, err := srv.SeedSubscriptions(o.account, seedCreatedBy, o.seedBody)
 	if err != nil {
 		return "", fmt.Errorf("-seed %s: %w", o.seedFile, err)
+	}
+	if len(subs) > o.limits.maxSubscriptions {
+		return "", fmt.Errorf("-seed %s holds %d subscriptions, more than -max-subscriptions %d: raise -max-subscriptions", o.seedFile, len(subs), o.limits.maxSubscriptions)
 	}
 	return fmt.Sprintf("stored %d subscriptions from %s in account %s", len(subs), o.seedFile, o.account), nil
 }

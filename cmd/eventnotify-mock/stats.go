@@ -23,7 +23,7 @@ import (
 //	                   "request<TAB>METHOD route<TAB>count" line per route)
 //	POST /_mock/events      fires an event {"accountId", "eventName", "logLevel"} and records one
 //	                        delivery per subscription that hears it (mockserver.HandleEvents)
-//	GET  /_mock/deliveries  the deliveries recorded, as JSON (mockserver.HandleDeliveries)
+//	GET  /_mock/deliveries  the deliveries recorded, as JSON, by pages (mockserver.HandleDeliveries)
 //	POST /_mock/reset       clears the counters, the request log and the deliveries
 const controlPrefix = "/_mock/"
 

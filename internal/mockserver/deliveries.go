@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -48,7 +49,7 @@ type Delivery struct {
 	LogLevel  string `json:"logLevel"`
 }
 
-// deliveriesBody is the body of GET /_mock/deliveries and of a POST /_mock/events answer.
+// deliveriesBody is the body of a POST /_mock/events answer.
 type deliveriesBody struct {
 	Deliveries []Delivery `json:"deliveries"`
 }
@@ -93,7 +94,7 @@ func (s *Server) FireEvent(e Event) ([]Delivery, error) {
 		}
 	}
 	s.mu.Lock()
-	s.deliveries = append(s.deliveries, found...)
+	s.recordLocked(found)
 	s.mu.Unlock()
 	return found, nil
 }
@@ -126,19 +127,40 @@ func (s *Server) accountKnown(accountID string) bool {
 	return false
 }
 
+// recordLocked keeps found after the recorded deliveries, then drops the oldest beyond
+// maxDeliveries, counting them. The caller holds s.mu.
+func (s *Server) recordLocked(found []Delivery) {
+	s.deliveries = append(s.deliveries, found...)
+	if over := len(s.deliveries) - s.maxDeliveries; over > 0 {
+		// A reslice: the next append that grows the slice copies only the kept ones, so the
+		// array stays within a small multiple of maxDeliveries, at no copy per event.
+		s.deliveries = s.deliveries[over:]
+		s.droppedDeliveries += over
+	}
+}
+
 // Deliveries returns the deliveries recorded since start or the last ResetDeliveries, in the
-// order they were recorded.
+// order they were recorded: the latest Config.MaxDeliveries (DroppedDeliveries counts the older
+// ones).
 func (s *Server) Deliveries() []Delivery {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Delivery{}, s.deliveries...)
 }
 
-// ResetDeliveries forgets the recorded deliveries.
+// DroppedDeliveries is the number of deliveries recorded since start or the last
+// ResetDeliveries and then dropped, the oldest first, to keep Config.MaxDeliveries.
+func (s *Server) DroppedDeliveries() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.droppedDeliveries
+}
+
+// ResetDeliveries forgets the recorded deliveries and the count of dropped ones.
 func (s *Server) ResetDeliveries() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.deliveries = nil
+	s.deliveries, s.droppedDeliveries = nil, 0
 }
 
 // maxEventBytes bounds the body of POST /_mock/events.
@@ -188,14 +210,71 @@ func decodeEvent(w http.ResponseWriter, r *http.Request, e *Event) string {
 	return ""
 }
 
-// HandleDeliveries serves GET /_mock/deliveries: 200 with {"deliveries": [...]}, every
-// delivery recorded since start or the last reset, in the order recorded; 405 for another
-// method.
+// deliveriesPage is the body of GET /_mock/deliveries: deliveries numbered from 1 in the order
+// recorded since start or the last reset, those after number After, at most Limit of them.
+type deliveriesPage struct {
+	Deliveries []Delivery `json:"deliveries"`
+	// Dropped is how many of the oldest were dropped to keep the latest (Config.MaxDeliveries):
+	// the first one kept is number Dropped+1.
+	Dropped int `json:"dropped"`
+	// Next is the number of the last delivery answered (after when none is): the after of the
+	// next page.
+	Next int `json:"next"`
+	// More is whether deliveries after Next are kept.
+	More bool `json:"more"`
+}
+
+// deliveriesQuery reads after (an integer >= 0, default 0) and limit (1 to MaxDeliveriesPage,
+// default MaxDeliveriesPage); it returns the 400 message, or "".
+func deliveriesQuery(r *http.Request) (after, limit int, msg string) {
+	after, limit = 0, MaxDeliveriesPage
+	q := r.URL.Query()
+	if v := q.Get("after"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return 0, 0, fmt.Sprintf("after must be an integer greater than or equal to 0, got %q", v)
+		}
+		after = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxDeliveriesPage {
+			return 0, 0, fmt.Sprintf("limit must be an integer from 1 to %d, got %q", MaxDeliveriesPage, v)
+		}
+		limit = n
+	}
+	return after, limit, ""
+}
+
+// deliveriesAfter returns the page of the kept deliveries numbered after after, at most limit.
+func (s *Server) deliveriesAfter(after, limit int) deliveriesPage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := min(max(after-s.droppedDeliveries, 0), len(s.deliveries)) // index of number after+1
+	end := min(first+limit, len(s.deliveries))
+	return deliveriesPage{
+		Deliveries: append([]Delivery{}, s.deliveries[first:end]...),
+		Dropped:    s.droppedDeliveries,
+		Next:       max(after, s.droppedDeliveries+end),
+		More:       end < len(s.deliveries),
+	}
+}
+
+// HandleDeliveries serves GET /_mock/deliveries: 200 with {"deliveries": [...], "dropped",
+// "next", "more"} (deliveriesPage), the deliveries recorded since start or the last reset, in the
+// order recorded, after number ?after= (default 0), at most ?limit= (default and most
+// MaxDeliveriesPage); 400 with the service's error body for a bad after or limit; 405 for another
+// method. Only the latest Config.MaxDeliveries are kept: dropped counts the others.
 func (s *Server) HandleDeliveries(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", http.MethodGet)
 		writeError(w, r, http.StatusMethodNotAllowed, errMethodNotAllowed)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, deliveriesBody{Deliveries: s.Deliveries()})
+	after, limit, msg := deliveriesQuery(r)
+	if msg != "" {
+		writeSpecError(w, r, http.StatusBadRequest, msg)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, s.deliveriesAfter(after, limit))
 }

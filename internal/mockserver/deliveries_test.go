@@ -24,9 +24,13 @@ type wireDelivery struct {
 	LogLevel                string `json:"logLevel"`
 }
 
-// wireDeliveries is the body of GET /_mock/deliveries and of POST /_mock/events.
+// wireDeliveries is the body of GET /_mock/deliveries and of POST /_mock/events (which has no
+// dropped, next or more).
 type wireDeliveries struct {
 	Deliveries []wireDelivery `json:"deliveries"`
+	Dropped    int            `json:"dropped"`
+	Next       int            `json:"next"`
+	More       bool           `json:"more"`
 }
 
 // control serves one request to a /_mock/ handler.

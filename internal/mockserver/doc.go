@@ -46,6 +46,9 @@
 //     (An id that is not a uuid, or a repeated one, is only that item's
 //     404.)
 //   - Request bodies over 32 MiB are a 400.
+//   - An account holds at most Config.MaxSubscriptions (100,000) subscriptions written by the
+//     service's operations, and as many subscriptions of its topics: a create, a replacement
+//     or a topic call that would make it hold more is a 409 (see Limits below).
 //   - Paths it does not serve answer 404 with error "Not Found", not the
 //     spec's "Entity not found": only missing entities get that value.
 //
@@ -220,6 +223,30 @@
 //   - SetJWTTTL(0) restores 5m; a negative TTL issues expired tokens.
 //   - PutSubscription stores Enabled as given (false when unset).
 //
+// # Limits: what clients can make it hold
+//
+// The spec states no quota; the mock has bounds so that no client can fill its memory (the demo
+// credentials are public and /_mock/events takes none). Subscriptions: a create, a replacement or
+// a topic call that would make the account hold more than Config.MaxSubscriptions (of topics:
+// counted apart) is answered 409 {"error":"Conflict","messages":["Account <id> would hold <n>
+// subscriptions: the mock keeps at most <limit> per account (eventnotify-mock
+// -max-subscriptions); delete some first. Nothing was stored"]} and stores nothing ("topic
+// subscriptions" for a topic call). Refused, not the oldest dropped: a subscription is what a
+// client holds in its state, and one deleted behind its back would be the service lying. 409, not
+// 429: clients (the provider among them) retry a 429 as a throttle that lifts, and a full
+// account stays full until something is deleted; not 400, which says the request itself is
+// malformed (a client may split a batch to find the bad item). The test hooks (PutSubscription,
+// SeedSubscriptions) are not bounded.
+//
+// Deliveries: the latest Config.MaxDeliveries (100,000) are kept and the oldest dropped, counted
+// (DroppedDeliveries), as the request log keeps the latest requests: they are the mock's record
+// for tests to read, not state, refusing an event would fail the test that fires it, and the
+// latest are the ones a test looks at. GET /_mock/deliveries numbers them from 1 in the order
+// recorded and answers those after ?after= (default 0), at most ?limit= (1 to
+// MaxDeliveriesPage, 10,000, the default): {"deliveries", "dropped", "next", "more"}; a bad
+// value is a 400 "after must be an integer greater than or equal to 0, got "<v>"" or "limit
+// must be an integer from 1 to 10000, got "<v>"" (limits.go, deliveries.go).
+//
 // # Deliveries: the mock's reading of who is notified
 //
 // The spec describes no way to send a notification, and does not show what one looks like;
@@ -228,7 +255,7 @@
 // notifies nobody. FireEvent (and HandleEvents, which cmd/eventnotify-mock serves at
 // POST /_mock/events) applies that rule to the store: one Delivery per enabled subscription of
 // the account whose event name equals the event's without regard to case and whose logLevel
-// ranks at or below the event's. Deliveries (GET /_mock/deliveries) lists them and
+// ranks at or below the event's. Deliveries (GET /_mock/deliveries, by pages) lists them and
 // ResetDeliveries (POST /_mock/reset) clears them. A Delivery is this mock's record, not the
 // service's delivery format. The rule is written here apart from the provider's
 // (internal/provider/notified_for.go), on purpose. An account is unknown to FireEvent when it

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"net/http"
@@ -31,6 +32,14 @@ type Config struct {
 	MaxPageSize     int           // default 100; larger pageSize values are clamped to it
 	SigningKey      []byte        // HS256 key; default: random per server
 	RequestLogSize  int           // entries the request log keeps, the latest; default 10,000
+	// MaxSubscriptions bounds what the service's operations store in one account, its
+	// subscriptions and, apart, its topics' subscriptions: a request that would store more is
+	// answered 409 and stores nothing (limits.go). Default DefaultMaxSubscriptions. The test
+	// hooks (PutSubscription, SeedSubscriptions) are not bounded.
+	MaxSubscriptions int
+	// MaxDeliveries bounds the deliveries FireEvent keeps: the latest; older ones are dropped
+	// and counted (limits.go). Default DefaultMaxDeliveries.
+	MaxDeliveries int
 }
 
 // User is a user that may obtain JWTs from the server.
@@ -85,7 +94,11 @@ type Server struct {
 	accounts map[string]*account
 	topics   map[string]map[topicKey]*Topic
 
-	deliveries []Delivery // recorded by FireEvent (deliveries.go)
+	deliveries        []Delivery     // the latest maxDeliveries recorded by FireEvent (deliveries.go)
+	droppedDeliveries int            // recorded, then dropped for newer ones, since start or reset
+	maxDeliveries     int            // Config.MaxDeliveries
+	maxSubscriptions  int            // Config.MaxSubscriptions
+	topicSubs         map[string]int // topics' subscriptions by account (topic.go)
 }
 
 // New returns a Server configured by cfg, with an empty store.
@@ -104,7 +117,9 @@ func New(cfg Config) *Server {
 		logSize:         cfg.RequestLogSize,
 		accounts:        make(map[string]*account),
 		topics:          make(map[string]map[topicKey]*Topic),
+		topicSubs:       make(map[string]int),
 	}
+	s.maxSubscriptions, s.maxDeliveries = cmp.Or(max(cfg.MaxSubscriptions, 0), DefaultMaxSubscriptions), cmp.Or(max(cfg.MaxDeliveries, 0), DefaultMaxDeliveries)
 	if s.jwtTTL == 0 {
 		s.jwtTTL = DefaultJWTTTL
 	}

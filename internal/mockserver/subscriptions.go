@@ -195,6 +195,11 @@ func (s *Server) replaceSubscriptions(w http.ResponseWriter, r *http.Request, c 
 	}
 	now := s.nowMillis()
 	s.mu.Lock()
+	if msg := s.overLimitLocked(c.accountID, len(ins), false); msg != "" {
+		s.mu.Unlock()
+		writeSpecError(w, r, http.StatusConflict, msg)
+		return
+	}
 	a := s.accountLocked(c.accountID, true)
 	had := a.size()
 	a.clear()
@@ -226,7 +231,13 @@ func (s *Server) createSubscriptions(w http.ResponseWriter, r *http.Request, c c
 	}
 	now := s.nowMillis()
 	s.mu.Lock()
-	out := addAll(s.accountLocked(c.accountID, true), c, ins, now)
+	a := s.accountLocked(c.accountID, true)
+	if msg := s.overLimitLocked(c.accountID, a.size()+len(ins), false); msg != "" {
+		s.mu.Unlock()
+		writeSpecError(w, r, http.StatusConflict, msg)
+		return
+	}
+	out := addAll(a, c, ins, now)
 	transform := s.transform
 	s.mu.Unlock()
 

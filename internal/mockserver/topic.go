@@ -66,6 +66,12 @@ func (s *Server) createTopicSubscription(w http.ResponseWriter, r *http.Request,
 	key := topicKey{environmentID: values["eventStreamsEnvironmentId"], name: values["topicName"]}
 	subName := values["eventStreamsSubscriptionName"]
 	s.mu.Lock()
+	if msg := s.overLimitLocked(c.accountID, s.topicSubs[c.accountID]+1, true); msg != "" {
+		s.mu.Unlock()
+		writeSpecError(w, r, http.StatusConflict, msg)
+		return
+	}
+	s.topicSubs[c.accountID]++
 	byKey := s.topics[c.accountID]
 	if byKey == nil {
 		byKey = make(map[topicKey]*Topic)

@@ -4,7 +4,9 @@
 // read as a filesystem mirror (-plugin-dir, `terraform providers lock -fs-mirror`, a
 // filesystem_mirror block), and the index.json and VERSION.json files of the provider network
 // mirror protocol, so that the same folder served over HTTPS is a network mirror. `make mirror`
-// runs it; what the folder already holds for other versions and platforms is kept.
+// runs it; what the folder already holds for other versions and platforms is kept. Every file
+// is written anew, through a temporary file of its own renamed into place, never through a
+// link, with modes a mirror can serve whatever the umask: 0644 files, 0755 folders (files.go).
 //
 // Usage:
 //
@@ -102,7 +104,7 @@ type providerIndex struct {
 // writeProvider writes one zip per platform into dir (HOST/NAMESPACE/TYPE) and merges the
 // version and its platforms into index.json and VERSION.json. It returns the files written.
 func writeProvider(dir, version string, binaries map[string]string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := mkdirAll(dir); err != nil {
 		return nil, err
 	}
 	var index providerIndex
@@ -137,8 +139,8 @@ func writeProvider(dir, version string, binaries map[string]string) ([]string, e
 			return nil, err
 		}
 		// h1: the hash Terraform and OpenTofu record in .terraform.lock.hcl, the same for the
-		// zip and for its unpacked contents.
-		hash, err := dirhash.HashZip(path, dirhash.Hash1)
+		// zip and for its unpacked contents: here, of the binary as the zip's one member.
+		hash, err := dirhash.Hash1([]string{member}, func(string) (io.ReadCloser, error) { return os.Open(binaries[platform]) })
 		if err != nil {
 			return nil, err
 		}
@@ -153,45 +155,32 @@ func writeProvider(dir, version string, binaries map[string]string) ([]string, e
 	return append(written, filepath.Join(dir, "index.json"), filepath.Join(dir, version+".json")), nil
 }
 
-// writeZip writes a zip holding one executable file, member, with the contents of binary.
-func writeZip(path, member, binary string) (err error) {
+// writeZip writes path anew (writeFile), a zip holding one executable file, member, with the
+// contents of binary.
+func writeZip(path, member, binary string) error {
 	src, err := os.Open(binary)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = src.Close() }()
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".zip-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
+	return writeFile(path, func(out io.Writer) error {
+		zw := zip.NewWriter(out)
+		header := &zip.FileHeader{Name: member, Method: zip.Deflate}
+		header.SetMode(0o755)
+		w, err := zw.CreateHeader(header)
 		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
+			return err
 		}
-	}()
-	zw := zip.NewWriter(tmp)
-	header := &zip.FileHeader{Name: member, Method: zip.Deflate}
-	header.SetMode(0o755)
-	w, err := zw.CreateHeader(header)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(w, src); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+		if _, err := io.Copy(w, src); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
 }
 
-// readJSON decodes file into v; a missing file leaves v as it is.
+// readJSON decodes file, a regular file (readRegular), into v; a missing file leaves v as it is.
 func readJSON(file string, v any) error {
-	body, err := os.ReadFile(file)
+	body, err := readRegular(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -204,11 +193,14 @@ func readJSON(file string, v any) error {
 	return nil
 }
 
-// writeJSON writes v as indented JSON.
+// writeJSON writes file anew (writeFile) holding v as indented JSON.
 func writeJSON(file string, v any) error {
 	body, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(body, '\n'), 0o644)
+	return writeFile(file, func(w io.Writer) error {
+		_, err := w.Write(append(body, '\n'))
+		return err
+	})
 }
