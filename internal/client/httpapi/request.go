@@ -135,12 +135,12 @@ func (c *Client) Do(ctx context.Context, sc Call) (*Response, error) {
 // apiError turns a failed answer to r into an *APIError.
 func (c *Client) apiError(r *httpRequest, accountID string, resp *Response) *APIError {
 	red := c.redactorFor(r)
-	e := newAPIError(r.operation, r.method, r.path, resp.Status, red.bytes(resp.Body))
+	e := newAPIError(r.operation, r.method, r.path, resp.Status, resp.Body, red)
 	e.AccountID = accountID
 	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
 	e.Attempts = resp.attempts
 	e.URL = resp.url
-	e.Location = ServiceText(red.text(resp.location))
+	e.Location = ServiceText(red.value(resp.location))
 	e.JWTEndpoint = r.auth
 	e.OTPSent = r.otp != ""
 	e.Throttled = resp.throttle
