@@ -284,3 +284,31 @@ func TestShortSecretsNotSpelled(t *testing.T) {
 		t.Errorf("no log entry holds the request's URL %s as it is:\n%s", f.srv.URL, strings.Join(logged, "\n"))
 	}
 }
+
+// TestEchoedBearerInBulkMessage: a 207 answer whose item message quotes the request's bearer
+// JWT with every character \u-escaped (issue 38, item 1: every decoded string) shows the
+// marker in its place.
+func TestEchoedBearerInBulkMessage(t *testing.T) {
+	id := "00000000-0000-4000-8000-000000000001"
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		writeJSON(w, 207, `{"operationStatuses":[{"subscriptionId":"`+id+`","httpEquivalentCode":401,"message":"token `+
+			writerEscape(token, func(r rune) (string, bool) { return uEscape(r, "%04X"), true })+` expired"}]}`)
+	})
+	statuses, err := f.newClient(nil).BulkDeleteSubscriptions(context.Background(), "", []string{id})
+	if err != nil || len(statuses) != 1 {
+		t.Fatalf("BulkDeleteSubscriptions: %v, %v", statuses, err)
+	}
+	var bearer string
+	for _, r := range f.api() {
+		if token, ok := strings.CutPrefix(r.Auth, "Bearer "); ok {
+			bearer = token
+		}
+	}
+	if bearer == "" {
+		t.Fatal("no request carried a bearer JWT: the test would prove nothing")
+	}
+	if m := statuses[0].Message; strings.Contains(m, bearer) || m != "token "+httpapi.RedactedMarker+" expired" {
+		t.Errorf("message %q, want the bearer redacted", m)
+	}
+}
