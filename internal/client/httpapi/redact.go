@@ -200,9 +200,10 @@ func (r redactor) holdsSecret(s string) bool {
 	return slices.ContainsFunc(r.secrets, func(secret string) bool { return strings.Contains(s, secret) })
 }
 
-// The decoders undo the escapings a writer may use for the characters of a secret: each
+// The decoders below undo the escapings a writer may use for the characters of a secret: each
 // returns its input unchanged when it holds nothing to decode. Text that is not an escape (a
 // stray '%', a backslash before a letter) is left as it is, so it cannot hide the rest.
+
 // decodeJSONEscapes decodes every run of JSON escapes in s (\/, \u00e9, \u003C, surrogate
 // pairs) with encoding/json, wherever it stands: in a JSON string or not.
 func decodeJSONEscapes(s string) string {
