@@ -21,7 +21,7 @@ type OperationStatus struct {
 	SubscriptionID string
 	// HTTPEquivalentCode is the status the item would have had on its own (200, 204, 400, 404).
 	HTTPEquivalentCode int
-	// Message is the service's message for the item, through ServiceText.
+	// Message is the service's message for the item, its secrets redacted, through ServiceText.
 	Message string
 }
 
@@ -74,7 +74,7 @@ func (c *Client) bulk(ctx context.Context, op, accountID string, in any, repeat 
 	if err != nil {
 		return nil, err
 	}
-	statuses, err := decodeOperationStatuses(resp.Body)
+	statuses, err := decodeOperationStatuses(resp.Body, resp.Redact)
 	if err != nil {
 		return nil, httpapi.MalformedResponse(op, err)
 	}
@@ -82,8 +82,9 @@ func (c *Client) bulk(ctx context.Context, op, accountID string, in any, repeat 
 }
 
 // decodeOperationStatuses reads a SubscriptionPatchResponseWrapper, or a bare array of
-// OperationStatus. An empty body yields no statuses.
-func decodeOperationStatuses(body []byte) ([]OperationStatus, error) {
+// OperationStatus, each message through redact (nil: none) and ServiceText. An empty body
+// yields no statuses.
+func decodeOperationStatuses(body []byte, redact func(string) string) ([]OperationStatus, error) {
 	data := bytes.TrimSpace(body)
 	var items []wireOperationStatus
 	switch {
@@ -99,12 +100,15 @@ func decodeOperationStatuses(body []byte) ([]OperationStatus, error) {
 		}
 		items = w.OperationStatuses
 	}
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
 	out := make([]OperationStatus, 0, len(items))
 	for _, it := range items {
 		out = append(out, OperationStatus{
 			SubscriptionID:     it.SubscriptionID,
 			HTTPEquivalentCode: int(it.HTTPEquivalentCode),
-			Message:            httpapi.ServiceText(it.Message),
+			Message:            httpapi.ServiceText(redact(it.Message)),
 		})
 	}
 	return out, nil

@@ -156,14 +156,14 @@ func FuzzBulkStatuses(f *testing.F) {
 	f.Add([]byte(`{"operationStatuses":null}`), "", 0, "")
 	f.Add([]byte(`{"operationStatuses":[{"httpEquivalentCode":"x"}]}`), "\xff", -1, "\u2028")
 	f.Fuzz(func(t *testing.T, body []byte, id string, code int, message string) {
-		if statuses, err := decodeOperationStatuses(body); err == nil && statuses == nil {
+		if statuses, err := decodeOperationStatuses(body, nil); err == nil && statuses == nil {
 			t.Fatal("nil statuses without error")
 		}
 		item := wireOperationStatus{SubscriptionID: id, HTTPEquivalentCode: flexInt64(code), Message: message}
 		items, _ := json.Marshal([]wireOperationStatus{item, item})
 		want := OperationStatus{SubscriptionID: string([]rune(id)), HTTPEquivalentCode: code, Message: httpapi.ServiceText(string([]rune(message)))}
 		for _, b := range []string{string(items), `{"operationStatuses":` + string(items) + `}`} {
-			got, err := decodeOperationStatuses([]byte(b))
+			got, err := decodeOperationStatuses([]byte(b), nil)
 			if err != nil || len(got) != 2 || got[0] != want || got[1] != want {
 				t.Fatalf("decoded %s: %+v, %v; want twice %+v", b, got, err, want)
 			}

@@ -186,7 +186,7 @@ func runDecoders(t *testing.T, b []byte) {
 		_, _ = w.single()
 	}
 	_, _ = decodeSingleSubscription(b)
-	_, _ = decodeOperationStatuses(b)
+	_, _ = decodeOperationStatuses(b, nil)
 	_, _ = decodeTopicResult(b)
 	_, _ = decodeCatalogue(b, eventsCatalogue)
 }

@@ -206,8 +206,10 @@ type wireError struct {
 }
 
 // newAPIError builds an APIError from a failed answer. It never fails: a body that is not the
-// service's error shape is kept as a short RawBody excerpt.
-func newAPIError(op, method, urlPath string, status int, body []byte) *APIError {
+// service's error shape is kept as a short RawBody excerpt. Every string the body decodes to
+// (error, messages, path, errorId) and the excerpt pass through red.value and red.bytes: a
+// secret the other side echoes is redacted in whatever escaping it wrote it.
+func newAPIError(op, method, urlPath string, status int, body []byte, red redactor) *APIError {
 	e := &APIError{Operation: op, Method: method, URLPath: urlPath, StatusCode: status}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
@@ -220,12 +222,15 @@ func newAPIError(op, method, urlPath string, status int, body []byte) *APIError 
 			msgs = []string{w.Message}
 		}
 		if w.Error != "" || len(msgs) > 0 {
-			e.ErrorText, e.Path, e.ErrorID = ServiceText(w.Error), ServiceText(w.Path), ServiceText(w.ErrorID)
+			e.ErrorText, e.Path, e.ErrorID = ServiceText(red.value(w.Error)), ServiceText(red.value(w.Path)), ServiceText(red.value(w.ErrorID))
+			for i := range min(len(msgs), MaxServiceMessages) {
+				msgs[i] = red.value(msgs[i])
+			}
 			e.Messages, e.MessagesOmitted = serviceMessages(msgs)
 			return e
 		}
 	}
-	e.RawBody = ServiceTextBytes(trimmed, RawBodyLimit)
+	e.RawBody = ServiceTextBytes(bytes.TrimSpace(red.bytes(body)), RawBodyLimit)
 	return e
 }
 

@@ -27,7 +27,7 @@ func FuzzErrorBody(f *testing.F) {
 		if status < 100 || status > 999 {
 			return
 		}
-		e := newAPIError("list events", http.MethodGet, "/rest/v1/events", status, body)
+		e := newAPIError("list events", http.MethodGet, "/rest/v1/events", status, body, redactor{})
 		msg := e.Error()
 		if !strings.HasPrefix(msg, "list events: HTTP "+strconv.Itoa(status)) {
 			t.Fatalf("message %q does not start with the operation and status", msg)
@@ -126,7 +126,7 @@ func TestMalformedBodiesNoPanic(t *testing.T) {
 				}
 			}()
 			_, _ = parseTokenBody(b)
-			e := newAPIError("op", "GET", "/p", 502, b)
+			e := newAPIError("op", "GET", "/p", 502, b, redactor{})
 			_ = e.Error()
 			if len(e.RawBody) > RawBodyLimit {
 				t.Errorf("RawBody of %d bytes", len(e.RawBody))

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -61,19 +62,33 @@ func kvFields(kv []any) map[string]any {
 }
 
 // maskSecrets returns ctx whose tflog logger masks the given values in messages and in field
-// values. Empty values are skipped: masking "" would mask everything.
+// values: wherever they occur, or, for a secret shorter than minMaskedSecretLen, where a
+// whole message or field value is the secret (masking each occurrence of "p" would log
+// url="htt***://..."). Empty values are skipped: masking "" would mask everything.
 func maskSecrets(ctx context.Context, secrets ...string) context.Context {
-	nonEmpty := make([]string, 0, len(secrets))
+	anywhere := make([]string, 0, len(secrets))
+	var whole []*regexp.Regexp
 	for _, s := range secrets {
-		if s != "" {
-			nonEmpty = append(nonEmpty, s)
+		if s == "" {
+			continue
 		}
+		if maskedAsWholeValue(s) {
+			if re, err := regexp.Compile(`^(?:` + regexp.QuoteMeta(s) + `)$`); err == nil {
+				whole = append(whole, re)
+				continue
+			}
+		}
+		anywhere = append(anywhere, s)
 	}
-	if len(nonEmpty) == 0 {
-		return ctx
+	if len(anywhere) > 0 {
+		ctx = tflog.MaskAllFieldValuesStrings(ctx, anywhere...)
+		ctx = tflog.MaskMessageStrings(ctx, anywhere...)
 	}
-	ctx = tflog.MaskAllFieldValuesStrings(ctx, nonEmpty...)
-	return tflog.MaskMessageStrings(ctx, nonEmpty...)
+	if len(whole) > 0 {
+		ctx = tflog.MaskAllFieldValuesRegexes(ctx, whole...)
+		ctx = tflog.MaskMessageRegexes(ctx, whole...)
+	}
+	return ctx
 }
 
 // logBody logs a service request or response body at TRACE, escaped by ServiceText's rules. It is never called for the JWT

@@ -50,7 +50,13 @@ type Response struct {
 	url      string // the address that answered, without the query
 	location string // Location of a 3xx answer, resolved against url
 	throttle bool   // 429, or 503 with Retry-After: the service declined the request for now
+	red      redactor
 }
+
+// Redact returns s, a string decoded from Body (a bulk item's message), with every secret of
+// the request (its bearer JWT, the configured secrets) replaced by RedactedMarker, in whatever
+// escaping the answer wrote it.
+func (r *Response) Redact(s string) string { return r.red.value(s) }
 
 // success reports a 2xx status.
 func (r *Response) success() bool { return r.Status >= 200 && r.Status < 300 }
@@ -135,12 +141,12 @@ func (c *Client) Do(ctx context.Context, sc Call) (*Response, error) {
 // apiError turns a failed answer to r into an *APIError.
 func (c *Client) apiError(r *httpRequest, accountID string, resp *Response) *APIError {
 	red := c.redactorFor(r)
-	e := newAPIError(r.operation, r.method, r.path, resp.Status, red.bytes(resp.Body))
+	e := newAPIError(r.operation, r.method, r.path, resp.Status, resp.Body, red)
 	e.AccountID = accountID
 	e.PreIssuedJWT = !r.auth && c.cfg.JWT != ""
 	e.Attempts = resp.attempts
 	e.URL = resp.url
-	e.Location = ServiceText(red.text(resp.location))
+	e.Location = ServiceText(red.value(resp.location))
 	e.JWTEndpoint = r.auth
 	e.OTPSent = r.otp != ""
 	e.Throttled = resp.throttle
@@ -203,7 +209,7 @@ func (c *Client) send(ctx context.Context, r *httpRequest) (*Response, error) {
 	if !r.auth && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		probeFrom(ctx).answered(resp.Header, time.Now())
 	}
-	out := &Response{Status: resp.StatusCode, attempts: int(info.attempts.Load())}
+	out := &Response{Status: resp.StatusCode, attempts: int(info.attempts.Load()), red: red}
 	out.throttle = resp.StatusCode == http.StatusTooManyRequests ||
 		(resp.StatusCode == http.StatusServiceUnavailable && strings.TrimSpace(resp.Header.Get("Retry-After")) != "")
 	if resp.Request != nil && resp.Request.URL != nil {
