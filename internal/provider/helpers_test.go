@@ -58,11 +58,14 @@ type testMock struct {
 // password user, an API-token user and an OTP user, all allowed on testAccount.
 func newTestMock(t testing.TB) *testMock {
 	t.Helper()
-	return fromHarness(testsupport.Start(t, mockserver.Config{}))
+	return fromHarness(t, testsupport.Start(t, mockserver.Config{}))
 }
 
-// fromHarness is the mock the shared harness started, as the provider's tests use it.
-func fromHarness(m *testsupport.Mock) *testMock {
+// fromHarness is the mock the shared harness started, as the provider's tests use it. A live
+// run skips the test: it needs the in-process mock.
+func fromHarness(t testing.TB, m *testsupport.Mock) *testMock {
+	t.Helper()
+	skipWhenLive(t)
 	return &testMock{Server: m.Server, URL: m.URL}
 }
 

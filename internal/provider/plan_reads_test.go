@@ -119,7 +119,7 @@ func TestPlanReads_accountListing(t *testing.T) {
 // the user has no access to.
 func restrictedMock(t *testing.T) *testMock {
 	t.Helper()
-	return fromHarness(testsupport.Start(t, mockserver.Config{Users: []mockserver.User{
+	return fromHarness(t, testsupport.Start(t, mockserver.Config{Users: []mockserver.User{
 		{Username: testUser, Password: testPassword, Accounts: []string{testAccount}},
 	}}))
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -18,12 +19,21 @@ import (
 // TF_ACC is set but no terraform binary can be found (plugin-testing would
 // otherwise try to download one). It finds out whether the CLI is Terraform or
 // OpenTofu (TF_ACC_TERRAFORM_PATH may name either) and sets what
-// plugin-testing needs for it.
+// plugin-testing needs for it. A live run (EVENTNOTIFY_ACC_LIVE) or a sweep (-sweep) keeps the
+// EVENTNOTIFY_* variables, which name the service (acc_live_test.go).
 func TestMain(m *testing.M) {
 	os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
 	newerCLIs = os.Getenv(newerCLIsEnv) // not for the provider: kept before the EVENTNOTIFY_* variables go
+	flag.Parse()
+	live, err := liveFromEnv(flag.Lookup("sweep").Value.String() != "")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	liveRun = live
+	// A live run or a sweep keeps the variables: they name the service (acc_live_test.go).
 	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "EVENTNOTIFY_") {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "EVENTNOTIFY_") && liveRun == nil {
 			os.Unsetenv(name)
 		}
 	}
@@ -36,7 +46,7 @@ func TestMain(m *testing.M) {
 		acceptanceCLI = cli
 		fmt.Printf("acceptance tests run %s\n", cli)
 	}
-	os.Exit(m.Run())
+	resource.TestMain(m) // runs the tests, or the sweepers when -sweep is given (sweep_test.go)
 }
 
 // TestAccProvider_configurationErrors runs invalid provider blocks through

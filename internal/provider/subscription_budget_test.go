@@ -138,7 +138,7 @@ func TestAccSubscriptionResource_requestBudgets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m := fromHarness(testsupport.Start(t, mockserver.Config{MaxPageSize: tc.maxPage}))
+			m := fromHarness(t, testsupport.Start(t, mockserver.Config{MaxPageSize: tc.maxPage}))
 
 			const k, deleted, changed = 5, 10, 20
 			n := tc.n

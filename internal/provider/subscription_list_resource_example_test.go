@@ -20,7 +20,7 @@ const listResourceExample = "../../examples/list-resources/eventnotify_subscript
 // credentials usually read their own account only: another account answers 403.
 func newOneAccountMock(t *testing.T) *testMock {
 	t.Helper()
-	return fromHarness(testsupport.Start(t, mockserver.Config{Users: []mockserver.User{
+	return fromHarness(t, testsupport.Start(t, mockserver.Config{Users: []mockserver.User{
 		{Username: testUser, Password: testPassword, Accounts: []string{testAccount}}}}))
 }
 
