@@ -1,6 +1,6 @@
 package provider
 
-// The sweeper of `make sweep` (INTERFACE.md, "Against a real service"): terraform-plugin-testing's
+// The sweeper of `make sweep` (GNUmakefile; CONTRIBUTING.md, "Test"): terraform-plugin-testing's
 // sweepers, run by resource.TestMain when `go test` is given -sweep. It deletes the subscriptions
 // that failed live runs left: those whose event_streams_topic starts with accTopicPrefix ("tfacc-",
 // case-sensitive, as every live test writes it) and that are older than EVENTNOTIFY_SWEEP_MIN_AGE
