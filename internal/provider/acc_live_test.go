@@ -17,7 +17,7 @@ import (
 	"testing"
 )
 
-// The variables of the acceptance tests against a real service (INTERFACE.md, "Against a real
+// The variables of the acceptance tests against a real service (CONTRIBUTING.md, "Against a real
 // service").
 const (
 	envAccLive               = "EVENTNOTIFY_ACC_LIVE"
@@ -73,9 +73,13 @@ func liveFromEnv(sweep bool) (*liveService, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%s is set but %s is not: set the service's address, account and credentials "+
+		asked := envAccLive + " is set"
+		if !live {
+			asked = "-sweep is given (make sweep)"
+		}
+		return nil, fmt.Errorf("%s but %s is not: set the service's address, account and credentials "+
 			"(EVENTNOTIFY_BASE_URL, EVENTNOTIFY_AUTH_URL, EVENTNOTIFY_ACCOUNT_ID, and EVENTNOTIFY_USERNAME with "+
-			"EVENTNOTIFY_PASSWORD or EVENTNOTIFY_API_TOKEN, or EVENTNOTIFY_JWT)", envAccLive, strings.Join(missing, " and "))
+			"EVENTNOTIFY_PASSWORD or EVENTNOTIFY_API_TOKEN, or EVENTNOTIFY_JWT)", asked, strings.Join(missing, " and "))
 	}
 	if l.disposable != "" && l.disposable == l.account {
 		return nil, fmt.Errorf("%s names the provider's own account %q: the whole-account tests empty the account it "+
