@@ -73,6 +73,9 @@ func Run(ctx context.Context, cfg Config) (Findings, error) {
 		p.f[name] = Finding{NeedsWrite: true}
 	}
 	err = p.run(ctx)
+	if ctx.Err() != nil {
+		err = errors.Join(err, fmt.Errorf("the probe was stopped: %w", context.Cause(ctx)))
+	}
 	if cfg.Write {
 		err = errors.Join(err, p.cleanup(ctx))
 	}

@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -193,11 +194,25 @@ func TestWriteCleansUpWhenCancelled(t *testing.T) {
 	if n != 3 {
 		t.Fatalf("the probe created %d subscriptions, want at least 3 before the cancel", n)
 	}
-	if err != nil {
-		t.Logf("Run: %v", err)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Run: %v, want the cancellation", err)
 	}
 	if after := srv.Subscriptions(testAccount); !slices.Equal(before, after) {
 		t.Errorf("the account differs after the cancelled probe: %d subscriptions before, %d after", len(before), len(after))
+	}
+}
+
+// TestWriteFindsALostCreate: a create whose answer is lost (the subscription is stored, the
+// connection drops) is found by its topic and deleted too.
+func TestWriteFindsALostCreate(t *testing.T) {
+	srv, hs, _ := mockWithProfile(t, `{"maxPageSize":50}`, 3)
+	before := srv.Subscriptions(testAccount)
+	srv.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions, AfterWork: true, Drop: true, Count: 1})
+	if _, err := Run(t.Context(), testConfig(hs.URL, true)); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if after := srv.Subscriptions(testAccount); !slices.Equal(before, after) {
+		t.Errorf("the account differs after the probe: %d subscriptions before, %d after", len(before), len(after))
 	}
 }
 
