@@ -75,17 +75,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "eventnotify-probe:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "eventnotify-probe: %s, account %s%s\n", cfg.BaseURL, cfg.AccountID, map[bool]string{true: " (-write)"}[cfg.Write])
-	if werr := findings.WriteReport(stdout); werr != nil {
-		fmt.Fprintln(stderr, "eventnotify-probe:", werr)
-		return 1
-	}
 	code := 0
 	if err != nil {
 		fmt.Fprintln(stderr, "eventnotify-probe:", err)
 		code = 1
 	}
-	if *profileOut != "" && findings != nil {
+	if findings == nil {
+		return code // not authenticated, or stopped
+	}
+	fmt.Fprintf(stdout, "eventnotify-probe: %s, account %s%s\n", cfg.BaseURL, cfg.AccountID, map[bool]string{true: " (-write)"}[cfg.Write])
+	if werr := findings.WriteReport(stdout); werr != nil {
+		fmt.Fprintln(stderr, "eventnotify-probe:", werr)
+		return 1
+	}
+	if *profileOut != "" {
 		b, perr := findings.Profile()
 		if perr == nil {
 			perr = os.WriteFile(*profileOut, b, 0o644)

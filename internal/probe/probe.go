@@ -35,6 +35,16 @@ func (e *ConfigError) Error() string { return e.Err.Error() }
 // Unwrap returns the problems.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
+// CleanupError tells that the probe could not delete all of its own subscriptions; its
+// findings stand.
+type CleanupError struct{ Err error }
+
+// Error names what is left and how to find it.
+func (e *CleanupError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the deletions' errors.
+func (e *CleanupError) Unwrap() error { return e.Err }
+
 // prober is one run of the probe.
 type prober struct {
 	cfg   Config
@@ -57,10 +67,10 @@ type owned struct {
 
 // Run probes the service that cfg names and returns its findings; what it could not observe is
 // Unknown, with the reason. The error is a *ConfigError for a configuration that cannot be
-// used, or tells that the service was not reached or did not authenticate the probe (the
-// findings gathered until then are returned with it), or that the probe could not delete its
-// own subscriptions: with cfg.Write they are deleted before Run returns, also when ctx is
-// cancelled.
+// used, or tells that the service was not reached or did not authenticate the probe, or that
+// ctx was cancelled: then the findings are nil. With cfg.Write the probe's own subscriptions
+// are deleted before Run returns, also when ctx is cancelled; when that fails the error holds a
+// *CleanupError (and the findings stand, unless the run failed too).
 func Run(ctx context.Context, cfg Config) (Findings, error) {
 	cfg, err := cfg.check()
 	if err != nil {
@@ -76,9 +86,16 @@ func Run(ctx context.Context, cfg Config) (Findings, error) {
 	if ctx.Err() != nil {
 		err = errors.Join(err, fmt.Errorf("the probe was stopped: %w", context.Cause(ctx)))
 	}
+	var cerr error
 	if cfg.Write {
-		err = errors.Join(err, p.cleanup(ctx))
+		if e := p.cleanup(ctx); e != nil {
+			cerr = &CleanupError{e}
+		}
 	}
+	if err != nil {
+		return nil, errors.Join(err, cerr)
+	}
+	err = cerr
 	p.dateAndRate()
 	return p.f, err
 }
