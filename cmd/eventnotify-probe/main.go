@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if *profileOut != "" {
 		b, perr := findings.Profile()
 		if perr == nil {
-			perr = os.WriteFile(*profileOut, b, 0o644)
+			perr = os.WriteFile(*profileOut, b, 0o600)
 		}
 		if perr != nil {
 			fmt.Fprintln(stderr, "eventnotify-probe: writing the profile:", perr)

@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,9 +25,7 @@ func (p *prober) authenticate(ctx context.Context) error {
 		return nil
 	}
 	user, pass := p.cfg.basicCredentials()
-	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // only to encode the Basic header
-	req.SetBasicAuth(user, pass)
-	h := http.Header{"Authorization": req.Header["Authorization"]}
+	h := http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))}}
 	if p.cfg.OTP != "" {
 		h.Set("X-Platform-OTP", p.cfg.OTP)
 	}
