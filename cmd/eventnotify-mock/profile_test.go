@@ -3,44 +3,41 @@ package main
 import (
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/probe"
 )
 
 // testPassword is the mock's password in the profile tests.
 const testPassword = "profile-test-password"
 
-// TestRunProfile: the mock started with -profile serves that profile: the probe's profile of
-// it (with -write on an empty account, so that every member is observable) equals it.
+// TestRunProfile: the mock started with -profile serves it: here a bare-token JWT body and
+// answers without a Date header, and the note names the file. (The probe's profile of a mock
+// started with -profile equals it: cmd/eventnotify-probe's TestProbeOfMockProcess.)
 func TestRunProfile(t *testing.T) {
-	const profile = `{"jwtBody":"string","singleShape":"wrapped","emptyList":404,"catalogShape":"strings",
-		"defaultPageSize":5,"maxPageSize":8,"bulkUpdate":"reject","dateHeader":false,"sortBy":["logLevel","createdDate"]}`
 	file := filepath.Join(t.TempDir(), "profile.json")
-	if err := os.WriteFile(file, []byte(profile), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(`{"jwtBody":"text","dateHeader":false,"rateLimit":{"status429":0}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	kv, stop := startMockOutput(t, "-listen", "127.0.0.1:0", "-password", testPassword, "-profile", file)
-	f, err := probe.Run(t.Context(), probe.Config{
-		BaseURL: kv["EVENTNOTIFY_BASE_URL"], AuthURL: kv["EVENTNOTIFY_AUTH_URL"], AccountID: kv["EVENTNOTIFY_ACCOUNT_ID"],
-		Username: kv["EVENTNOTIFY_USERNAME"], Password: testPassword, Write: true, RequestsPerSecond: -1,
-	})
-	if err != nil {
-		t.Fatalf("probe: %v", err)
-	}
-	got, err := f.Profile()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, kv["EVENTNOTIFY_AUTH_URL"]+"/auth/jwt/generate/"+kv["EVENTNOTIFY_ACCOUNT_ID"], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffs, err := probe.ProfileDiff([]byte(profile), got)
+	req.SetBasicAuth(kv["EVENTNOTIFY_USERNAME"], testPassword)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range diffs {
-		t.Error(d)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || strings.Count(string(body), ".") != 2 || strings.ContainsAny(string(body), `{"`) {
+		t.Errorf("JWT endpoint: %d, a body of %d bytes that is not a bare token", resp.StatusCode, len(body))
+	}
+	if _, ok := resp.Header["Date"]; ok {
+		t.Errorf("the answer carries a Date header: %q", resp.Header.Get("Date"))
 	}
 	if note := stop(); !strings.Contains(note, "serving with the profile "+file) {
 		t.Errorf("standard error does not name the profile: %q", note)
