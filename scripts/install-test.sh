@@ -48,6 +48,7 @@ for host in registry.terraform.io registry.opentofu.org; do
   [ "$("$bin" -version)" = "terraform-provider-eventnotify $version" ] || die "$bin -version says '$("$bin" -version)', want 'terraform-provider-eventnotify $version'"
 done
 [ -x "$GOBIN/eventnotify-mock" ] || die "make install did not write $GOBIN/eventnotify-mock"
+[ -x "$GOBIN/eventnotify-probe" ] || die "make install did not write $GOBIN/eventnotify-probe"
 
 # The README's first configuration: its first hcl block, as a user copies it.
 awk '/^```hcl$/ { found = 1; next } found && /^```$/ { exit } found { print }' README.md >"$work/readme.tf"

@@ -31,6 +31,9 @@
 // -tls serves https with a self-signed certificate that it writes to -tls-cert-out (tls.go),
 // for clients in other containers, which the provider reaches with https only.
 //
+// -profile serves with the shapes and limits of a profile that eventnotify-probe wrote
+// (profile.go, internal/mockserver/profile.go).
+//
 // -latency adds a delay to every request and -seed stores subscriptions in the account at
 // start: a number of generated ones, or those of a JSON file of SubscriptionCreate objects.
 // GET /_mock/stats reports the request counters (by route, JWT fetches, time spent
@@ -100,15 +103,17 @@ type options struct {
 	seedCount   int
 	seedFile    string // -seed named a file; seedBody holds its content
 	seedBody    []byte
-	tls         bool   // -tls: serve https (tls.go)
-	certOut     string // -tls-cert-out: where the certificate's PEM goes
-	limits      limits // connection timeouts and the header size limit (limits.go)
+	tls         bool                // -tls: serve https (tls.go)
+	certOut     string              // -tls-cert-out: where the certificate's PEM goes
+	limits      limits              // connection timeouts and the header size limit (limits.go)
+	profile     *mockserver.Profile // -profile: the shapes and limits to serve with (profile.go)
+	profileFile string
 }
 
 // parseFlags parses args; usage and flag errors go to stderr.
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
-	var seedArg string
+	var seedArg, profileArg string
 	fs := flag.NewFlagSet("eventnotify-mock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port; :8080 listens on every interface)")
@@ -140,6 +145,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"and every -allow-host name, written to -tls-cert-out (for clients in other containers: plain http is "+
 		"accepted by the provider for this machine only)")
 	fs.StringVar(&o.certOut, "tls-cert-out", defaultCertOut, "`file` the -tls certificate (PEM) is written to, for clients' SSL_CERT_FILE")
+	fs.StringVar(&profileArg, "profile", "", "serve with the shapes and limits of the profile `file` that eventnotify-probe -profile-out wrote "+
+		"(jwtBody, singleShape, emptyList, catalogShape, defaultPageSize, maxPageSize, bulkUpdate, dateHeader, jwtMember, sortBy; "+
+		`absent or "unknown" members keep the defaults)`)
 	o.limits.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -187,6 +195,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if err := parseSeed(seedArg, &o); err != nil {
 		return o, usageError{err}
 	}
+	if err := parseProfile(profileArg, &o); err != nil {
+		return o, usageError{err}
+	}
 	return o, nil
 }
 
@@ -214,6 +225,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		MaxSubscriptions: o.limits.maxSubscriptions,
 		MaxDeliveries:    o.limits.maxDeliveries,
 	})
+	profileNote := ""
+	if o.profile != nil {
+		srv.ApplyProfile(*o.profile)
+		profileNote = "serving with the profile " + o.profileFile
+	}
 	seedNote, err := seedAccount(srv, o)
 	if err != nil {
 		return usageError{err}
@@ -239,7 +255,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		_ = ln.Close()
 		return fmt.Errorf("write output: %w", err)
 	}
-	for _, note := range append(out.notes, seedNote, certNote) {
+	for _, note := range append(out.notes, profileNote, seedNote, certNote) {
 		if note == "" {
 			continue
 		}

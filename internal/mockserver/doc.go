@@ -126,6 +126,9 @@
 //     first is pageNumber == 0, last is pageNumber >= totalPages-1.
 //   - An account without subscriptions: 204 by default; SetEmptyListStatus
 //     selects 404 or a 200 empty page instead.
+//   - ApplyProfile (profile.go) serves a profile that eventnotify-probe wrote: the shapes
+//     above, the page sizes, the sortBy values accepted (others: the 400 above, naming
+//     only those), the bulk update refused, and answers without a Date header.
 //   - Performance: each account keeps, per sortBy field, a sorted slice of
 //     pointers built on the first list after a write and dropped by any
 //     write to the account; DESC walks it backwards. Paging through an

@@ -73,6 +73,8 @@ type Server struct {
 	transform       func(*Subscription)
 
 	bulkUpdateRefused  bool            // every bulk update is refused as a whole (SetBulkUpdateRefused)
+	noDateHeader       bool            // answers carry no Date header (ApplyProfile: dateHeader false)
+	sortBy             []string        // the only sortBy values accepted; nil: every Subscription member (ApplyProfile)
 	refusedUpdateItems map[string]bool // bulk update items refused with 400, by canonical id (RefuseBulkUpdateItems)
 
 	faults      []*faultState
@@ -186,7 +188,11 @@ func cloneUser(u User) User {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start, received := time.Now(), s.now()
 	m, found := matchRoute(r.URL.EscapedPath())
-	w.Header().Set("Date", s.dateHeader())
+	if s.sendsDate() {
+		w.Header().Set("Date", s.dateHeader())
+	} else {
+		w.Header()["Date"] = nil // net/http adds none to a header map that holds the key
+	}
 	rec := &statusRecorder{ResponseWriter: w}
 	recorded := false
 	defer func() {

@@ -32,8 +32,9 @@ type listQuery struct {
 }
 
 // parseListQuery validates pageNumber, pageSize, sortBy and
-// sortDirection. Empty values count as absent.
-func parseListQuery(q url.Values, defaultSize, maxSize int) (listQuery, string, bool) {
+// sortDirection. Empty values count as absent. sortByOK tells whether a sortBy value is
+// accepted, and gives the accepted ones for the message that refuses it.
+func parseListQuery(q url.Values, defaultSize, maxSize int, sortByOK func(string) (bool, []string)) (listQuery, string, bool) {
 	lq := listQuery{pageSize: defaultSize}
 	if v := q.Get("pageNumber"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 32)
@@ -50,8 +51,8 @@ func parseListQuery(q url.Values, defaultSize, maxSize int) (listQuery, string, 
 		lq.pageSize = min(int(n), maxSize)
 	}
 	if v := q.Get("sortBy"); v != "" {
-		if _, ok := sortComparator(v); !ok {
-			return lq, "Invalid sortBy " + strconv.Quote(v) + ". Supported values are: " + strings.Join(sortFields(), ", "), false
+		if ok, accepted := sortByOK(v); !ok {
+			return lq, "Invalid sortBy " + strconv.Quote(v) + ". Supported values are: " + strings.Join(accepted, ", "), false
 		}
 		lq.sortBy = v
 	}
@@ -70,7 +71,7 @@ func (s *Server) listSubscriptions(w http.ResponseWriter, r *http.Request, c cal
 	s.mu.Lock()
 	defaultSize, maxSize := s.defaultPageSize, s.maxPageSize
 	s.mu.Unlock()
-	q, msg, ok := parseListQuery(r.URL.Query(), defaultSize, maxSize)
+	q, msg, ok := parseListQuery(r.URL.Query(), defaultSize, maxSize, s.sortByAccepted)
 	if !ok {
 		writeSpecError(w, r, http.StatusBadRequest, msg)
 		return
