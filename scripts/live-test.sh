@@ -4,7 +4,8 @@
 # holds other teams' subscriptions and a subscription another run left (tfacc-), and only the
 # EVENTNOTIFY_* variables it prints name it. Two live runs go at once on that one account; each must
 # pass, print its tests' outcomes by name, and leave the account as it found it. Then `make sweep`
-# with EVENTNOTIFY_SWEEP_MIN_AGE=0s must delete the leftover and nothing else.
+# with EVENTNOTIFY_SWEEP_MIN_AGE=0s must delete the leftover and nothing else. Last, one live run against
+# the mock serving a profile of answers unlike its defaults.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,3 +63,17 @@ EVENTNOTIFY_SWEEP_MIN_AGE=0s make --no-print-directory sweep >"$work/sweep.out" 
 grep -q 'tfacc-00000000-left-by-a-failed-run' "$work/sweep.out" || { cat "$work/sweep.out" >&2; die "make sweep did not print the leftover it deleted"; }
 [ "$(stats)" = 2 ] || die "after make sweep the account holds $(stats) subscriptions, want the other teams' 2"
 echo "==> The live runs passed, left the account as they found it, and make sweep deleted only the leftover"
+local_stop
+
+# A service unlike the mock's defaults, as a profile written by eventnotify-probe describes one: the
+# run must pass against it too (cmd/eventnotify-probe/process_test.go checks that the probe reports it).
+cat >"$work/profile.json" <<'JSON'
+{"jwtBody": "text", "singleShape": "wrapped", "emptyList": 404, "catalogShape": "strings",
+ "defaultPageSize": 7, "maxPageSize": 25, "bulkUpdate": "reject", "dateHeader": false}
+JSON
+mock_start "$work/bin/eventnotify-mock" "$work" -account acc-live -seed "$work/seed.json" -profile "$work/profile.json"
+echo "==> A live run against a mock serving $(tr -d '\n' <"$work/profile.json")"
+if ! run 3; then cat "$work/run3.out" >&2; die "the live run against the profiled mock failed"; fi
+echo "    run 3: $(grep -c -- '^--- PASS' "$work/run3.out") passed, $(grep -c -- '^--- SKIP' "$work/run3.out") skipped, $(grep -c -- '^--- FAIL' "$work/run3.out") failed"
+[ "$(stats)" = 3 ] || die "after the live run the profiled mock's account holds $(stats) subscriptions, want the 3 it held before"
+echo "==> The live run passed against a service that answers unlike the mock's defaults"

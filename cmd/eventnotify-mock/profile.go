@@ -11,7 +11,7 @@ import (
 const maxProfileBytes = 1 << 20
 
 // parseProfile reads the -profile file (a profile written by eventnotify-probe -profile-out,
-// INTERFACE.md) into o. Its members that are absent or "unknown" keep the mock's defaults; a
+// docs/guides/mock-server.md) into o. Its members that are absent or "unknown" keep the mock's defaults; a
 // bad value is refused with the member's name.
 func parseProfile(path string, o *options) error {
 	if path == "" {

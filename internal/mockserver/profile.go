@@ -1,7 +1,7 @@
 package mockserver
 
 // A profile names the shapes and limits that the service's description leaves out, as
-// eventnotify-probe observed them on a service (INTERFACE.md, "Against a real service"). The
+// eventnotify-probe observed them on a service (docs/guides/mock-server.md, "Replaying a real service: profiles"). The
 // mock reads it from that definition, not from the probe: ParseProfile takes the JSON the
 // probe writes, ApplyProfile serves with it.
 
@@ -42,7 +42,7 @@ type Profile struct {
 	SortBy []string
 }
 
-// ParseProfile reads a profile: a JSON object of the members of INTERFACE.md's table (jwtBody,
+// ParseProfile reads a profile: a JSON object of the members of the mock guide's profile table (docs/guides/mock-server.md) (jwtBody,
 // singleShape, emptyList, catalogShape, defaultPageSize, maxPageSize, bulkUpdate, dateHeader),
 // with jwtMember and sortBy. A member that is absent, null or "unknown" keeps the default;
 // members it does not know are ignored; a bad value is an error that names the member.

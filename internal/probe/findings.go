@@ -11,7 +11,7 @@ import (
 // Unknown is the value of a finding the probe could not observe.
 const Unknown = "unknown"
 
-// Names of the findings: the members of the profile (INTERFACE.md, "Against a real service"),
+// Names of the findings: the members of the profile (docs/guides/mock-server.md, "Replaying a real service: profiles"),
 // then the probe's own.
 const (
 	JWTBody                 = "jwtBody"

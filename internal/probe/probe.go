@@ -2,7 +2,7 @@
 // one subscription's body, the empty account's status, the catalogues' records, the page
 // sizes, the sortBy fields, the bulk update's item shape, the Date header, rate limits) by
 // asking the service, and writes it as a profile that eventnotify-mock -profile replays
-// (INTERFACE.md, "Against a real service"). It speaks HTTP itself, to see the raw bodies.
+// (docs/guides/mock-server.md, "Replaying a real service: profiles"). It speaks HTTP itself, to see the raw bodies.
 //
 // It only reads unless Config.Write is set; then it creates at most MaxOwnSubscriptions
 // subscriptions whose eventStreamsTopic starts with TopicPrefix and a random part, changes and
