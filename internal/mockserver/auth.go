@@ -105,6 +105,8 @@ func writeToken(w http.ResponseWriter, r *http.Request, shape JWTShape, token st
 		writeJSON(w, r, http.StatusOK, map[string]string{"jwt": token})
 	case JWTObjectAccessToken:
 		writeJSON(w, r, http.StatusOK, map[string]string{"access_token": token})
+	case JWTObjectAccessTokenCamel:
+		writeJSON(w, r, http.StatusOK, map[string]string{"accessToken": token})
 	default:
 		writeJSON(w, r, http.StatusOK, map[string]string{"token": token})
 	}

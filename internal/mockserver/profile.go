@@ -92,11 +92,12 @@ func ParseProfile(data []byte) (Profile, error) {
 		return int(n)
 	}
 
-	member, _ := oneOf("jwtMember", "token", "jwt", "access_token")
+	member, _ := oneOf("jwtMember", "token", "jwt", "access_token", "accessToken")
 	if v, ok := oneOf("jwtBody", "text", "string", "object"); ok {
 		shape := map[string]JWTShape{"text": JWTPlainText, "string": JWTJSONString, "object": JWTObjectToken}[v]
 		if v == "object" {
-			shape = map[string]JWTShape{"": JWTObjectToken, "token": JWTObjectToken, "jwt": JWTObjectJWT, "access_token": JWTObjectAccessToken}[member]
+			shape = map[string]JWTShape{"": JWTObjectToken, "token": JWTObjectToken, "jwt": JWTObjectJWT, "access_token": JWTObjectAccessToken,
+				"accessToken": JWTObjectAccessTokenCamel}[member]
 		}
 		p.JWTShape = &shape
 	}
@@ -114,6 +115,16 @@ func ParseProfile(data []byte) (Profile, error) {
 	}
 	if v, ok := oneOf("catalogShape", "objects", "strings", "toplevel"); ok {
 		shape := map[string]CatalogueShape{"objects": CatalogueWrappedObjects, "strings": CatalogueWrappedStrings, "toplevel": CatalogueArrayObjects}[v]
+		// catalogFields tells the records apart: an array at the top level of bare strings (no
+		// members), or event records named by eventName rather than name.
+		if fields, known := catalogueFields(given, "events", &errs); known {
+			switch {
+			case v == "toplevel" && len(fields) == 0:
+				shape = CatalogueArrayStrings
+			case v == "objects" && slices.Contains(fields, "eventName") && !slices.Contains(fields, "name"):
+				shape = CatalogueEventNameKey
+			}
+		}
 		p.CatalogueShape = &shape
 	}
 	p.DefaultPageSize, p.MaxPageSize = positive("defaultPageSize"), positive("maxPageSize")
@@ -148,6 +159,28 @@ func ParseProfile(data []byte) (Profile, error) {
 		}
 	}
 	return p, errors.Join(errs...)
+}
+
+// catalogueFields is the member names that catalogFields gives for the catalogue's records, and
+// whether it gives them ([] or null for bare strings); a value of another shape is an error.
+func catalogueFields(given func(string) (json.RawMessage, bool), catalogue string, errs *[]error) ([]string, bool) {
+	raw, ok := given("catalogFields")
+	if !ok {
+		return nil, false
+	}
+	var byCatalogue map[string]*[]string
+	if json.Unmarshal(raw, &byCatalogue) != nil {
+		*errs = append(*errs, fmt.Errorf("profile member \"catalogFields\": %s is not an object of arrays of member names", raw))
+		return nil, false
+	}
+	fields, ok := byCatalogue[catalogue]
+	if !ok {
+		return nil, false
+	}
+	if fields == nil {
+		return nil, true
+	}
+	return *fields, true
 }
 
 // quoteList is values as a sentence of quoted strings: "a", "b" or "c".

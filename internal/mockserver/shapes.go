@@ -21,6 +21,7 @@ const (
 	JWTJSONString                        // "..." (a JSON string)
 	JWTObjectJWT                         // {"jwt":"..."}
 	JWTObjectAccessToken                 // {"access_token":"..."}
+	JWTObjectAccessTokenCamel            // {"accessToken":"..."}
 )
 
 // CatalogueShape is the body shape of getLogLevels, listEvents and getDestinationTypes.

@@ -38,6 +38,9 @@ var testProfiles = []struct {
 		"catalogShape":"objects","defaultPageSize":2,"maxPageSize":5,"dateHeader":true,"unknownMember":{"x":1},
 		"sortBy":["subscriptionId","logLevel","enabled","lastUpdatedUserId"]}`, 12, false},
 	{"json string, 204", `{"jwtBody":"string","emptyList":204,"defaultPageSize":9,"bulkUpdate":"items"}`, 0, true},
+	{"top-level strings, accessToken", `{"jwtBody":"object","jwtMember":"accessToken","catalogShape":"toplevel",
+		"catalogFields":{"events":[],"logLevels":[],"destinationTypes":[]}}`, 3, false},
+	{"eventName records", `{"catalogShape":"objects","catalogFields":{"events":["description","eventName"],"logLevels":["description","name"],"destinationTypes":["description","name"]}}`, 3, false},
 }
 
 // mockWithProfile starts the in-process mock with profile applied and seed foreign
