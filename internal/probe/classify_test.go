@@ -1,6 +1,9 @@
 package probe
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestClassifyJWTBody: each body shape of the JWT endpoint is named, with the member holding
 // the token, and the token is read from it.
@@ -86,5 +89,22 @@ func TestClassifyCatalogue(t *testing.T) {
 				t.Errorf("got (%q, %q, %q), want (%q, %q, %q) (%s)", cb.shape, fields, first, tt.shape, tt.fields, tt.first, cb.why)
 			}
 		})
+	}
+}
+
+// TestPrintable: a reason that quotes the service's answer reaches the terminal escaped and
+// bounded.
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain reason", "plain reason"},
+		{"the service said \x1b[31mred\x1b[0m\nnext line", `the service said \x1b[31mred\x1b[0m\nnext line`},
+		{`quoted "name" kept`, `quoted "name" kept`},
+		{`a \ and \"`, `a \\ and \\"`},
+		{strings.Repeat("a", maxReasonRunes+3), strings.Repeat("a", maxReasonRunes) + "... (3 more characters)"},
+	}
+	for _, tt := range tests {
+		if got := printable(tt.in); got != tt.want {
+			t.Errorf("printable(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

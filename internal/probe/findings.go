@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -115,8 +116,24 @@ func (f Findings) WriteReport(w io.Writer) error {
 		if v.NeedsWrite {
 			mark = "  (needs -write)"
 		}
-		fmt.Fprintf(&b, "%-24s %s%s\n    %s\n", name+":", value, mark, v.Reason)
+		fmt.Fprintf(&b, "%-24s %s%s\n    %s\n", name+":", value, mark, printable(v.Reason))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// maxReasonRunes bounds a reason in the report: it may quote the service's answers.
+const maxReasonRunes = 500
+
+// printable is s as the report shows it: what the service said is data, so control characters
+// (a terminal's escape sequences, line breaks) are escaped as Go escapes them, and a long reason
+// is cut, saying so.
+func printable(s string) string {
+	r := []rune(s)
+	cut := ""
+	if len(r) > maxReasonRunes {
+		r, cut = r[:maxReasonRunes], fmt.Sprintf("... (%d more characters)", len(r)-maxReasonRunes)
+	}
+	q := strconv.QuoteToGraphic(string(r))
+	return strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`) + cut
 }
