@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -248,4 +249,23 @@ func (tg *accTarget) seedOtherTeams() {
 			}
 		}
 	})
+}
+
+// cliWorkspace is a CLI workspace (cli_test.go) on the built provider whose runs reach this
+// test's service: the mock's, or the live run's EVENTNOTIFY_* variables as they are.
+func (tg *accTarget) cliWorkspace(t *testing.T) *cliWorkspace {
+	t.Helper()
+	var service []string
+	if tg.mock != nil {
+		service = tg.mock.serviceEnv()
+	} else {
+		for _, kv := range os.Environ() {
+			if strings.HasPrefix(kv, "EVENTNOTIFY_") {
+				service = append(service, kv)
+			}
+		}
+	}
+	w := newServiceCLIWorkspace(t, service)
+	w.env = append(w.env, "TF_CLI_CONFIG_FILE="+writeDevOverrides(t, t.TempDir(), buildProvider(t)))
+	return w
 }

@@ -244,14 +244,13 @@ func newCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 // this process instead).
 func newBareCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
-	dir := t.TempDir()
-	env := []string{
-		"TF_CLI_CONFIG_FILE=" + os.DevNull,
-		"TF_IN_AUTOMATION=1",
-		"CHECKPOINT_DISABLE=1",
+	return newServiceCLIWorkspace(t, m.serviceEnv())
+}
+
+// serviceEnv is the EVENTNOTIFY_* lines that name the mock, its account and the password user,
+// with no client-side rate limit.
+func (m *testMock) serviceEnv() []string {
+	return []string{
 		"EVENTNOTIFY_ACCOUNT_ID=" + testAccount,
 		"EVENTNOTIFY_BASE_URL=" + m.URL,
 		"EVENTNOTIFY_AUTH_URL=" + m.URL,
@@ -259,6 +258,21 @@ func newBareCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 		"EVENTNOTIFY_PASSWORD=" + testPassword,
 		"EVENTNOTIFY_MAX_REQUESTS_PER_SECOND=0",
 	}
+}
+
+// newServiceCLIWorkspace is newBareCLIWorkspace for the service that the EVENTNOTIFY_* lines of
+// service name.
+func newServiceCLIWorkspace(t *testing.T, service []string) *cliWorkspace {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	dir := t.TempDir()
+	env := append([]string{
+		"TF_CLI_CONFIG_FILE=" + os.DevNull,
+		"TF_IN_AUTOMATION=1",
+		"CHECKPOINT_DISABLE=1",
+	}, service...)
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); name == "PATH" || name == "HOME" || name == "TMPDIR" {
 			env = append(env, kv)
