@@ -16,12 +16,12 @@ type JWTShape int
 
 // JWT endpoint body shapes.
 const (
-	JWTObjectToken       JWTShape = iota // {"token":"..."} (default)
-	JWTPlainText                         // the token as a text/plain body
-	JWTJSONString                        // "..." (a JSON string)
-	JWTObjectJWT                         // {"jwt":"..."}
-	JWTObjectAccessToken                 // {"access_token":"..."}
-	JWTObjectAccessTokenCamel            // {"accessToken":"..."}
+	JWTObjectToken            JWTShape = iota // {"token":"..."} (default)
+	JWTPlainText                              // the token as a text/plain body
+	JWTJSONString                             // "..." (a JSON string)
+	JWTObjectJWT                              // {"jwt":"..."}
+	JWTObjectAccessToken                      // {"access_token":"..."}
+	JWTObjectAccessTokenCamel                 // {"accessToken":"..."}
 )
 
 // CatalogueShape is the body shape of getLogLevels, listEvents and getDestinationTypes.
