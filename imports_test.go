@@ -31,8 +31,13 @@ type importRule struct {
 //   - the mock (internal/mockserver and its command), tests included, never depends on the
 //     client or the provider: it is a second implementation of the service, and a JSON name the
 //     client gets wrong must fail a test rather than be shared;
+//   - production code never depends on the mock (only its command and tests may): the provider,
+//     the client and the probe talk to a service, whichever it is;
 //   - production code never depends on internal/testsupport, which holds the mock's test users
 //     and passwords (only _test.go files may import it).
+//
+// A forbidden import into the mock makes an import cycle (through internal/testsupport), so the
+// packages do not load: the rules still read the imports they have, and the load errors follow.
 //
 // Dependencies are transitive (go list -deps), and test builds count for the first two rules.
 func TestImportRules(t *testing.T) {
@@ -41,9 +46,10 @@ func TestImportRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("the module's packages do not load")
-	}
+	// A package that does not load (an import cycle, which a forbidden import into the mock
+	// always makes through internal/testsupport) still has its imports: the rules are checked on
+	// them first, so that the rule it breaks names itself, and the errors are reported after.
+	defer reportLoadErrors(t, pkgs)
 	rules := []importRule{
 		{
 			name:   "httpapi_does_not_import_the_engine",
@@ -58,6 +64,14 @@ func TestImportRules(t *testing.T) {
 			},
 			forbid: []string{"internal/client", "internal/client/", "internal/provider"},
 			why:    "the mock is a second implementation of the service, written from its description",
+		},
+		{
+			name: "production_does_not_import_the_mock",
+			covers: func(p *packages.Package) bool {
+				return !testBuild(p) && !under("internal/mockserver")(p) && !under("cmd/eventnotify-mock")(p) && !under("internal/testsupport")(p)
+			},
+			forbid: []string{"internal/mockserver"},
+			why:    "the provider, the client and the probe talk to a service, never to the mock's code: only the mock's command and tests may import it",
 		},
 		{
 			name:   "production_does_not_import_testsupport",
@@ -83,6 +97,27 @@ func TestImportRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reportLoadErrors fails the test with every error of the packages' loading, after the rules;
+// an import cycle is named as such, since the rules above report the import that closed it.
+func reportLoadErrors(t *testing.T, pkgs []*packages.Package) {
+	t.Helper()
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msg := e.Error()
+			if seen[msg] {
+				continue
+			}
+			seen[msg] = true
+			if strings.Contains(msg, "import cycle") {
+				t.Errorf("the module's packages do not load: %s (the rule above that fails names the forbidden import that closes the cycle)", short(msg))
+			} else {
+				t.Errorf("the module's packages do not load: %s", short(msg))
+			}
+		}
+	})
 }
 
 // short drops the module path from the package paths in s.
