@@ -54,7 +54,7 @@ func unboundedWaits(lines []string) []string {
 		if strings.Contains(line, "command -v eventnotify-mock") {
 			checkedPath = messageFollows(lines, i, "go env GOPATH")
 		}
-		if m := loopStart.FindStringSubmatch(line); m != nil && !(m[2] == "while" && readLoop.MatchString(m[3])) {
+		if m := loopStart.FindStringSubmatch(line); m != nil && (m[2] != "while" || !readLoop.MatchString(m[3])) {
 			problems = append(problems, where+": a "+m[2]+" loop has no bound; wait with `for _ in $(seq N); do COND && break; ...; done` and a message when COND still fails")
 		}
 		if waitCommand.MatchString(line) {
