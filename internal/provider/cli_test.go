@@ -129,7 +129,7 @@ type cliFeature struct {
 }
 
 // Features that arrived in different Terraform and OpenTofu versions; the
-// compatibility table of README.md and docs/index.md says the same.
+// compatibility table of the provider page (templates/index.md.tmpl) says the same.
 var (
 	featureForEachImport      = cliFeature{what: "import blocks with for_each", terraform: "1.7.0", opentofu: "1.7.0"}
 	featureEphemeralResources = cliFeature{what: "ephemeral resources", terraform: "1.10.0", opentofu: "1.11.0"}
@@ -453,7 +453,7 @@ func (w *cliWorkspace) applyPlanDestroy(extraEnv []string, afterApply func()) {
 }
 
 // TestCLIFeatures pins which Terraform and OpenTofu versions have which
-// feature (the compatibility table of the README and the provider page), and
+// feature (the compatibility table of the provider page), and
 // that the version check a TestCase uses applies it.
 func TestCLIFeatures(t *testing.T) {
 	terraform := func(v string) *cliInfo {
