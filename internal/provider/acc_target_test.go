@@ -178,11 +178,15 @@ func (tg *accTarget) checkOwn(account string, n int) resource.TestCheckFunc {
 	}
 }
 
-// checkGone is a CheckDestroy: every subscription of the state is gone (the service answers 404
-// for it), and the accounts hold none of this test's.
+// checkGone is a CheckDestroy: every subscription of the state (none when it is nil) is gone
+// (the service answers 404 for it), and the accounts hold none of this test's.
 func (tg *accTarget) checkGone(accounts ...string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		for _, rs := range s.RootModule().Resources {
+		var resources map[string]*terraform.ResourceState
+		if s != nil {
+			resources = s.RootModule().Resources
+		}
+		for _, rs := range resources {
 			if rs.Type != "eventnotify_subscription" {
 				continue
 			}

@@ -4,9 +4,12 @@ package provider
 // resource and the actions, which plugin-testing's steps do not run.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
 )
 
 // TestAccService_queryAndActions creates a subscription of the test's, finds it with `terraform
@@ -66,6 +69,9 @@ list "eventnotify_subscription" "mine" {
 		}
 	}
 	w.mustRun(nil, "destroy", "-auto-approve", "-input=false", "-no-color")
+	if _, err := tg.client.GetSubscription(tg.ctx(), tg.account, id); !errors.Is(err, httpapi.ErrNotFound) {
+		t.Errorf("subscription %s after destroy: want the service's 404, got %v", id, err)
+	}
 	if err := tg.checkGone()(nil); err != nil {
 		t.Error(err)
 	}
