@@ -78,9 +78,8 @@ func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.Sc
 	resp.Schema = schema.Schema{
 		Version: accountSchemaVersion,
 		MarkdownDescription: "The authoritative, complete set of an account's subscriptions: after apply the account holds " +
-			"exactly the subscriptions of `subscriptions`, and any other subscription of the account is deleted. Do not " +
-			"combine it with `eventnotify_subscription` resources on the same account. Destroying it deletes every " +
-			"subscription of the account that its plan showed; one made after that plan is left alone, with a warning.",
+			"exactly the subscriptions of `subscriptions`, and any other subscription of the account is deleted. Destroying " +
+			"it deletes every subscription of the account that its plan showed.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The account id.",

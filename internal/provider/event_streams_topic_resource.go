@@ -60,16 +60,8 @@ func (r *EventStreamsTopicResource) Schema(_ context.Context, _ resource.SchemaR
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Creates an event-streams topic in an event streams environment together with an " +
-			"event-streams subscription on it, for an account.\n\n" +
-			"The service offers **no way to read, change or delete** the topic afterwards. So Terraform cannot detect " +
-			"changes made outside Terraform: refresh keeps the values recorded at creation. Changing any argument " +
-			"replaces the resource, which creates the topic and subscription again; the old topic stays in its " +
-			"environment, and the plan warns so. Destroying the resource only removes it from the Terraform state, " +
-			"with a warning in the plan and at apply: the topic and its subscription remain in the event streams " +
-			"environment, and must be removed with that environment's own console or API. Import is not " +
-			"offered, since there is nothing to read an existing topic back from.\n\n" +
-			"Creating a topic whose name already exists in the environment adds another subscription to it; " +
-			"`subscription_count` reports the topic's total.",
+			"event-streams subscription on it, for an account. The service offers **no way to read, change or delete** " +
+			"the topic afterwards: destroying the resource only removes it from the Terraform state.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Identifier in the form `<account_id>/<environment_id>/<topic_name>`.",

@@ -54,22 +54,7 @@ func (r *JWTEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaReque
 		MarkdownDescription: "A JWT for an account, generated from the provider's credentials (or the provider's own " +
 			"pre-issued `jwt`), for arguments that accept ephemeral values: an aliased `eventnotify` provider block " +
 			"that holds only `jwt`, another provider's configuration, or the `Authorization` header of another " +
-			"provider's ephemeral resource. The token is never written to a plan or state file.\n\n" +
-			"Ephemeral resources need Terraform 1.10 or later, or OpenTofu 1.11 or later.\n\n" +
-			"A token goes wherever the configuration sends it, and any module that inherits a provider block can open " +
-			"this resource on it, so a token is handed out only when the credentials' owner says so. For credentials " +
-			"written in the provider block (from input variables or another secret source), that block must set `" +
-			argAllowJWTExport + " = true`: only the block's own configuration can set it, and a child module cannot " +
-			"change a provider block it inherits. For credentials from the environment (`EVENTNOTIFY_USERNAME` with " +
-			"`EVENTNOTIFY_PASSWORD` or `EVENTNOTIFY_API_TOKEN`, or `EVENTNOTIFY_JWT` itself), the environment must also " +
-			"hold `" + envAllowJWTExport + "=true`: a configuration alone must not take the operator's credentials to an " +
-			"address the environment does not name. Otherwise opening it fails, before any token is generated, with an " +
-			"error that names both.\n\n" +
-			"The service's tokens expire 5 minutes after they are issued, and a token is not renewed while Terraform " +
-			"runs: a provider block configured with it fails with HTTP 401 on requests made after `expires_at`. " +
-			"Use it for runs that finish within that time; the provider itself, configured with `username` and " +
-			"`password` or `api_token`, generates new tokens as it needs them. A token handed out here is valid for " +
-			"at least 4 more minutes.",
+			"provider's ephemeral resource. The token is never written to a plan or state file.",
 		Attributes: map[string]schema.Attribute{
 			"account_id": schema.StringAttribute{
 				MarkdownDescription: "Account the token is for. Defaults to the provider's `account_id`. A provider " +

@@ -85,13 +85,8 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The eventnotify provider manages the Event Notifications Configuration Service: " +
 			"per-account subscriptions that bind a platform event to a destination and a minimum log level, " +
-			"and event-streams topics. Before anything works it needs an account (`account_id`), the service's " +
-			"addresses (`base_url` and `auth_url`: the provider holds no regional addresses yet) and one form of " +
-			"credentials (`username` with `password` or `api_token`, or a `jwt`). Every argument can also be set " +
-			"through the environment variable named in its description; a value in the provider block wins over the variable. " +
-			"The credentials (`username`, `password`, `api_token`, `otp`, `jwt`) come as a set from one place: a block that " +
-			"sets any of them uses none from the environment, and the environment's are not sent to a `base_url` or " +
-			"`auth_url` other than `" + envBaseURL + "` or `" + envAuthURL + "` when those are set.",
+			"and event-streams topics. Every argument can also be set through the environment variable named in its " +
+			"description; a value in the provider block wins over the variable.",
 		Attributes: map[string]schema.Attribute{
 			"account_id": schema.StringAttribute{
 				MarkdownDescription: "Required unless `" + envAccountID + "` is set. Account that resources and data " +
@@ -109,20 +104,17 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Validators: []validator.String{stringvalidator.OneOf(httpapi.RegionNames()...)},
 			},
 			"base_url": schema.StringAttribute{
-				MarkdownDescription: "Required unless `" + envBaseURL + "` is set (the provider holds no regional " +
-					"addresses yet). The address of the Event Notifications Configuration Service for your account's " +
-					"region, without a path, such as `https://eventnotify.example.com`; your platform's API documentation " +
-					"or administrator gives it. Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only " +
-					"(credentials never cross a network unencrypted). Environment variable: `" + envBaseURL + "`.",
+				MarkdownDescription: "Required unless `" + envBaseURL + "` is set. The address of the Event Notifications " +
+					"Configuration Service for your account's region, without a path, such as `https://eventnotify.example.com`. " +
+					"Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only. Environment variable: `" +
+					envBaseURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
 			},
 			"auth_url": schema.StringAttribute{
-				MarkdownDescription: "Required unless `" + envAuthURL + "` is set, or `jwt` alone authenticates (the " +
-					"provider holds no regional addresses yet). The address of the platform's authentication service, " +
-					"which issues the tokens (JWTs) the provider signs in with, without a path, such as " +
-					"`https://auth.example.com`; your platform's API documentation or administrator gives it. " +
-					"Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only. " +
+				MarkdownDescription: "Required unless `" + envAuthURL + "` is set, or `jwt` alone authenticates. The address " +
+					"of the platform's authentication service, which issues the tokens (JWTs), without a path, such as " +
+					"`https://auth.example.com`. Plain `http://` is accepted for `localhost`, `127.0.0.1` and `[::1]` only. " +
 					"Environment variable: `" + envAuthURL + "`.",
 				Optional:   true,
 				Validators: []validator.String{httpURL()},
@@ -160,24 +152,17 @@ func (p *EventNotifyProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Sensitive: true,
 			},
 			"jwt": schema.StringAttribute{
-				MarkdownDescription: "A JWT issued elsewhere. When set, no Basic auth credentials are needed and the provider " +
-					"generates no token of its own; tokens expire after 5 minutes, so this suits short runs only. It is sent " +
-					"for `account_id` only: a resource of another account fails at plan time, a data source before anything is sent. " +
-					"Environment variable: `" + envJWT + "` (not used by a block whose `account_id` differs from `" + envAccountID + "`). " +
-					"A block's `jwt` equal to `" + envJWT + "` counts as a credential from the environment, sent only to the " +
-					"environment's addresses and account, unless `" + envAllowJWTExport + "` is `true`.",
+				MarkdownDescription: "A JWT issued elsewhere, used instead of Basic auth credentials: the provider generates " +
+					"no token of its own. Tokens expire after 5 minutes, so this suits short runs only, and it authenticates " +
+					"`account_id` only. Environment variable: `" + envJWT + "` (the provider page says when it is used).",
 				Optional:  true,
 				Sensitive: true,
 			},
 			"allow_jwt_export": schema.BoolAttribute{
 				MarkdownDescription: "Whether the `eventnotify_jwt` ephemeral resource may hand out a token minted from the " +
-					"credentials this provider block sets (`username` with `password` or `api_token`, or `jwt`). Default " +
-					"`false`: opening `eventnotify_jwt` on this provider fails, before any token is generated. A token goes " +
-					"wherever the configuration sends it, and every module that inherits this provider block can open " +
-					"`eventnotify_jwt` on it, but only this block's own configuration can set this argument: a child module " +
-					"cannot change a provider block it inherits, so without it no module can take these credentials out as a " +
-					"token. It covers the block's own credentials only; for credentials from the environment the operator " +
-					"exports `" + envAllowJWTExport + "=true` instead. No environment variable.",
+					"credentials this provider block sets. Default `false`: opening `eventnotify_jwt` on this provider fails " +
+					"before any token is generated. Only the block's own configuration can set it, not a module that inherits it. " +
+					"No environment variable (`" + envAllowJWTExport + "` covers credentials from the environment).",
 				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{

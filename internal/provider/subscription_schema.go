@@ -83,12 +83,8 @@ func subscriptionAttributes() []subscriptionAttribute {
 			stringModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		{name: "event_name", api: "EventName", required: true, eventNameSemantic: true,
 			description: "Name of the platform event, as the `eventnotify_events` data source lists it.",
-			resourceNote: "Checked at plan time against the events catalogue: a name the catalogue does not hold fails the plan " +
-				"with the closest names it does (the service would accept it, and the subscription would never be notified); " +
-				"when the catalogue cannot be read, the plan goes on with a warning. Only a new or changed name is checked (one " +
-				"the state holds is not), and a name known only at apply is checked then. Compared without regard to case: a difference in letter case " +
-				"only, between the configuration, the state and the service's spellings (`Atom.Status`, `ATOM.STATUS`), is no " +
-				"change, and the state keeps its spelling.",
+			resourceNote: "Checked at plan time against the events catalogue, and compared without regard to letter case " +
+				"(see Event names below).",
 			validators:      slices.Concat(userText, []validator.String{stringvalidator.LengthAtMost(256)}),
 			stringModifiers: []planmodifier.String{keepStateSpelling()}},
 		{name: "destination_type", api: "DestinationType", required: true, enum: destinationTypes,

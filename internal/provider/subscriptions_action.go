@@ -88,10 +88,7 @@ func (a *subscriptionsAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Sets the subscriptions of an account that match every filter given (all of them when none is) to " +
-			state + ". Only the subscriptions whose `enabled` differs are written, up to `max_batch_size` of them in one " +
-			"request (one request each when the service does not accept several at once). A subscription the service " +
-			"refuses is reported in an error that names it; the others are changed all the same. " +
-			"Actions need Terraform 1.14 or later; OpenTofu has no actions.",
+			state + ". Actions need Terraform 1.14 or later; OpenTofu has no actions.",
 		Attributes: attrs,
 	}
 }

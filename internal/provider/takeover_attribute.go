@@ -42,14 +42,8 @@ var takeoverAttrTypes = map[string]attr.Type{
 func takeoverSchema(noun string) schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		MarkdownDescription: "What the apply that creates the resource does to the subscriptions the " + noun + " already " +
-			"holds, known at plan time so that a saved plan shows it (`terraform show tfplan`, and `.change.after." +
-			"takeover` in `terraform show -json tfplan`): `deletes` lists the ids of the subscriptions that no entry " +
-			"matches, which the apply deletes, and `takes_over` maps the key of each entry that matches a subscription " +
-			"already there to that subscription's id, which the entry holds from then on. The apply deletes no other " +
-			"subscription: when the " + noun + " holds others by then, Terraform stops the apply of a saved plan before any " +
-			"change (`Provider produced inconsistent final plan` for `takeover`), and a new plan shows them. Unknown while " +
-			"`account_id` or an entry is known only at apply. The state keeps the value of the plan that created the " +
-			"resource; it is null after an import.",
+			"holds, known at plan time so that a saved plan shows it: the ids it deletes (`deletes`) and the ones its entries " +
+			"take over (`takes_over`). Null after an import. The page's section on `takeover` says more.",
 		Computed: true,
 		Attributes: map[string]schema.Attribute{
 			"deletes": schema.ListAttribute{

@@ -71,11 +71,7 @@ func (r *TopicSubscriptionsResource) Schema(ctx context.Context, _ resource.Sche
 		MarkdownDescription: "The authoritative, complete set of the subscriptions of an account that deliver to one " +
 			"event-streams topic of one environment: after apply, the account's subscriptions with destination type " +
 			"`EVENT_STREAMS`, that environment id and that topic are exactly the entries of `subscriptions`. Every other " +
-			"subscription of the account is left alone: never read into its state, changed or deleted. Several of these " +
-			"resources on one account (one per topic) are safe together, and so are `eventnotify_subscription` " +
-			"resources on other topics or destinations; do not combine it with `eventnotify_account_subscriptions` on " +
-			"the same account, nor with `eventnotify_subscription` resources on the same topic. Destroying it deletes " +
-			"the topic's subscriptions.",
+			"subscription of the account is left alone.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<account_id>/<event_streams_environment_id>/<event_streams_topic>`.",

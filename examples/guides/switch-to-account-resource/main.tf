@@ -1,8 +1,5 @@
-# From one eventnotify_subscription per subscription to the authoritative
-# eventnotify_account_subscriptions, in one plan that changes nothing on the
-# service (Terraform 1.7+, OpenTofu 1.10+). This file replaces the one that
-# declares eventnotify_subscription.adopted; subscriptions.tf, the literal map
-# keyed by subscription id, stays.
+# To the account resource, in one plan that changes nothing on the service
+# (Terraform 1.7+, OpenTofu 1.10+). Replaces main.tf; subscriptions.tf stays.
 
 # Forget the per-subscription resources: their subscriptions stay.
 removed {
@@ -13,8 +10,7 @@ removed {
   }
 }
 
-# Take the whole account over. The import keys the map by subscription id, as
-# local.subscriptions is keyed, so the plan shows no change.
+# The import keys the map by subscription id, as local.subscriptions is: no change.
 import {
   to = eventnotify_account_subscriptions.all
   id = "my-account-id"

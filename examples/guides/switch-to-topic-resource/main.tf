@@ -1,8 +1,5 @@
-# From one eventnotify_subscription per subscription of the topic to the
-# authoritative eventnotify_topic_subscriptions, in one plan that changes
-# nothing on the service (Terraform 1.7+, OpenTofu 1.10+). This file replaces
-# the one that declares eventnotify_subscription.orders; orders.tf, the literal
-# map keyed by subscription id, stays.
+# To the topic resource, in one plan that changes nothing on the service
+# (Terraform 1.7+, OpenTofu 1.10+). Replaces main.tf; orders.tf stays.
 
 # Forget the per-subscription resources: their subscriptions stay.
 removed {
@@ -13,8 +10,7 @@ removed {
   }
 }
 
-# Take the topic over. The import keys the map by subscription id, as
-# local.orders is keyed, so the plan shows no change.
+# The import keys the map by subscription id, as local.orders is: no change.
 import {
   to = eventnotify_topic_subscriptions.orders
   id = "my-account-id/6e5f4c3a-0b1d-4e2f-9a8b-7c6d5e4f3a2b/orders-alerts"

@@ -1,16 +1,6 @@
 # The topic's subscriptions, one eventnotify_subscription each, driven by the
 # literal map local.orders in orders.tf: keyed by subscription id, each entry
-# with the arguments of an entry of eventnotify_topic_subscriptions (every
-# argument of the subscription but its destination, which the topic fixes):
-#
-#   locals {
-#     orders = {
-#       "3fa85f64-5717-4562-b3fc-2c963f66afa6" = {
-#         event_name = "PROCESS.EXECUTION"
-#         # ... the entry's other arguments
-#       }
-#     }
-#   }
+# with the arguments of an eventnotify_topic_subscriptions entry.
 resource "eventnotify_subscription" "orders" {
   for_each = local.orders
 
