@@ -102,6 +102,8 @@ func writeVersionReport(w io.Writer, src buildSources) error {
 // that file alone under its base name (dirhash.Hash1, the same for the unpacked folder and
 // for a zip of it).
 func executableHashes(path string) (sum, h1 string, err error) {
+	// The path is the running executable's own (os.Executable), not input.
+	path = filepath.Clean(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return "", "", err
