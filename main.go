@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log"
 	"os"
@@ -58,7 +57,8 @@ func main() {
 }
 
 // parseFlags reads the command line: -debug serves the provider for a debugger, -version
-// prints the provider's version to stdout and asks main to stop (done). Errors and -help go to
+// prints the provider's version, the executable's sha256 and lock file hash, the Go release and
+// the modules it was built with to stdout (writeVersionReport) and asks main to stop (done). Errors and -help go to
 // stderr.
 func parseFlags(args []string, stdout, stderr io.Writer) (debug, done bool, err error) {
 	flags := flag.NewFlagSet("terraform-provider-eventnotify", flag.ContinueOnError)
@@ -69,8 +69,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (debug, done bool, err 
 		return false, true, err
 	}
 	if *printVersion {
-		_, err := fmt.Fprintf(stdout, "terraform-provider-eventnotify %s\n", providerVersion())
-		return false, true, err
+		return false, true, writeVersionReport(stdout, runningBuild())
 	}
 	return debug, false, nil
 }

@@ -4,8 +4,11 @@
 # configuration, copied from README.md as it is, through `init`, `apply`, a second plan that must
 # be empty, and `destroy`, against the installed eventnotify-mock, with Terraform (TERRAFORM) and
 # with OpenTofu (TOFU); each lock file must record eventnotify/eventnotify at the VERSION file's
-# version. Then `make mirror` for this platform and darwin_arm64, `init -plugin-dir` from it and
-# `providers lock -fs-mirror` for both platforms, as the CI guide shows. Fails, never skips,
+# version and the lock file hash that the provider's -version prints; the first init's warning
+# "Incomplete lock file information" is there, and the lock command that make install prints,
+# run literally, makes the next init -lockfile=readonly pass without it. Then `make mirror` for
+# this platform and darwin_arm64, `init -plugin-dir` from it and `providers lock -fs-mirror` for
+# both platforms, as the CI guide shows, and one lock file that both CLIs init -lockfile=readonly with. Fails, never skips,
 # when a CLI is missing. Leaves nothing behind. `make install-test` runs it (part of `make test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,12 +44,21 @@ export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 mkdir -p "$HOME"
 
 echo "==> make install (HOME=$HOME, no CLI configuration file)"
-make --no-print-directory install
+make --no-print-directory install | tee "$work/install.out"
+# The command make install prints for re-locking, as a user copies it (run below with each CLI).
+lock_command=$(sed -n 's/^   \(terraform providers lock -fs-mirror=.*\)$/\1/p' "$work/install.out")
+[ "$lock_command" = "terraform providers lock -fs-mirror=$HOME/.terraform.d/plugins -platform=$platform eventnotify/eventnotify" ] ||
+  die "make install printed the lock command '$lock_command', want one for $platform from $HOME/.terraform.d/plugins"
 for host in registry.terraform.io registry.opentofu.org; do
   bin=$HOME/.terraform.d/plugins/$host/eventnotify/eventnotify/$version/$platform/terraform-provider-eventnotify_v$version
   [ -x "$bin" ] || die "make install did not write $bin"
-  [ "$("$bin" -version)" = "terraform-provider-eventnotify $version" ] || die "$bin -version says '$("$bin" -version)', want 'terraform-provider-eventnotify $version'"
+  "$bin" -version >"$work/version.out"
+  [ "$(sed -n 1p "$work/version.out")" = "terraform-provider-eventnotify $version" ] || die "$bin -version says '$(cat "$work/version.out")', want 'terraform-provider-eventnotify $version' first"
+  # -version's sha256 is what sha256sum prints for the installed binary.
+  grep -qx "sha256: $(sha256sum "$bin" | cut -d' ' -f1)  (.*" "$work/version.out" || die "$bin -version's sha256 is not sha256sum's:"$'\n'"$(cat "$work/version.out")"
 done
+# -version's lock file hash, checked against the lock files that init writes below.
+version_h1=$(sed -n 's/^lock file hash: \(h1:[^ ]*\) .*/\1/p' "$work/version.out")
 [ -x "$GOBIN/eventnotify-mock" ] || die "make install did not write $GOBIN/eventnotify-mock"
 [ -x "$GOBIN/eventnotify-probe" ] || die "make install did not write $GOBIN/eventnotify-probe"
 
@@ -76,6 +88,21 @@ for TERRAFORM in "$terraform_bin" "$tofu_bin"; do
   tf() { (cd "$dir" && "$TERRAFORM" "$@" -input=false -no-color); }
   tf init >"$dir/init.out" 2>&1 || die "$cli init failed:"$'\n'"$(cat "$dir/init.out")"
   check_lock "$dir"
+  grep -qF "\"$version_h1\"" "$dir/.terraform.lock.hcl" || die "$cli's lock file does not hold the hash -version prints ($version_h1):"$'\n'"$(cat "$dir/.terraform.lock.hcl")"
+  # The first init with no lock file warns, as the troubleshooting guide quotes it.
+  grep -q "Warning: Incomplete lock file information for providers" "$dir/init.out" ||
+    die "$cli's first init no longer warns 'Incomplete lock file information for providers' (the troubleshooting guide quotes it):"$'\n'"$(cat "$dir/init.out")"
+  # The command make install printed, run literally (tofu for terraform with OpenTofu), in a
+  # copy of the configuration with no lock file yet: then init -lockfile=readonly passes, with no warning.
+  locked=$work/$cli-locked
+  mkdir -p "$locked"
+  cp "$work/readme.tf" "$locked/main.tf"
+  (cd "$locked" && eval "\"\$TERRAFORM\" ${lock_command#terraform }") >"$locked/lock.out" 2>&1 ||
+    die "$cli: the lock command make install printed failed:"$'\n'"$(cat "$locked/lock.out")"
+  cmp -s "$locked/.terraform.lock.hcl" "$dir/.terraform.lock.hcl" || die "$cli: the lock command wrote another lock file than init:"$'\n'"$(cat "$locked/.terraform.lock.hcl")"
+  (cd "$locked" && "$TERRAFORM" init -input=false -no-color -lockfile=readonly) >"$locked/init.out" 2>&1 ||
+    die "$cli init -lockfile=readonly after the lock command failed:"$'\n'"$(cat "$locked/init.out")"
+  ! grep -q "Incomplete lock file information" "$locked/init.out" || die "$cli init warns after the lock command:"$'\n'"$(cat "$locked/init.out")"
   tf apply -auto-approve >"$dir/apply.out" 2>&1 || die "$cli apply failed:"$'\n'"$(cat "$dir/apply.out")"
   [ "$(subscriptions)" -gt 0 ] || die "after $cli apply the mock's account holds no subscription"
   set +e
@@ -86,6 +113,26 @@ for TERRAFORM in "$terraform_bin" "$tofu_bin"; do
   tf destroy -auto-approve >"$dir/destroy.out" 2>&1 || die "$cli destroy failed:"$'\n'"$(cat "$dir/destroy.out")"
   [ "$(subscriptions)" -eq 0 ] || die "after $cli destroy the mock's account still holds $(subscriptions) subscriptions"
   echo "    init, apply, an empty second plan and destroy: done; the lock file records $provider_address $version"
+done
+
+echo "==> make install LOCK_PLATFORMS=\"$platform $other_platform\": the lock command for a team's platforms"
+make --no-print-directory install LOCK_PLATFORMS="$platform $other_platform" >"$work/install-team.out"
+team_lock_command=$(sed -n 's/^   \(terraform providers lock -fs-mirror=.*\)$/\1/p' "$work/install-team.out")
+[ "$team_lock_command" = "terraform providers lock -fs-mirror=$HOME/.cache/terraform-provider-eventnotify/lock-mirror -platform=$platform -platform=$other_platform eventnotify/eventnotify" ] ||
+  die "make install LOCK_PLATFORMS=... printed the lock command '$team_lock_command':"$'\n'"$(cat "$work/install-team.out")"
+for TERRAFORM in "$terraform_bin" "$tofu_bin"; do
+  cli_detect
+  dir=$work/$cli-team
+  mkdir -p "$dir"
+  cp "$work/readme.tf" "$dir/main.tf"
+  (cd "$dir" && eval "\"\$TERRAFORM\" ${team_lock_command#terraform }") >"$dir/lock.out" 2>&1 ||
+    die "$cli: the lock command for $platform and $other_platform failed:"$'\n'"$(cat "$dir/lock.out")"
+  hashes=$(grep -c '"h1:' "$dir/.terraform.lock.hcl")
+  [ "$hashes" -eq 2 ] || die "$cli: after the lock command for two platforms the lock file has $hashes h1 hashes:"$'\n'"$(cat "$dir/.terraform.lock.hcl")"
+  grep -qF "\"$version_h1\"" "$dir/.terraform.lock.hcl" || die "$cli: the team's lock file lacks this platform's hash $version_h1"
+  (cd "$dir" && "$TERRAFORM" init -input=false -no-color -lockfile=readonly) >"$dir/init.out" 2>&1 ||
+    die "$cli init -lockfile=readonly with the team's lock file failed:"$'\n'"$(cat "$dir/init.out")"
+  echo "    $cli: the printed command locked $platform and $other_platform; init -lockfile=readonly passes"
 done
 
 echo "==> make mirror for $platform and $other_platform"
@@ -110,4 +157,20 @@ for TERRAFORM in "$terraform_bin" "$tofu_bin"; do
   tf validate >"$dir/validate.out" 2>&1 || die "$cli validate with the mirror's provider failed:"$'\n'"$(cat "$dir/validate.out")"
   echo "    init -plugin-dir, providers lock for $platform and $other_platform ($hashes h1 hashes), validate: done"
 done
+echo "==> one lock file for both CLIs (the CI guide): source = \"registry.terraform.io/eventnotify/eventnotify\", locked once from the mirror"
+dir=$work/both-clis
+mkdir -p "$dir"
+sed 's#source *= "eventnotify/eventnotify"#source = "registry.terraform.io/eventnotify/eventnotify"#' "$work/readme.tf" >"$dir/main.tf"
+grep -q 'source = "registry.terraform.io/eventnotify/eventnotify"' "$dir/main.tf" || die "could not name the provider's full address in the README's configuration"
+(cd "$dir" && "$terraform_bin" providers lock -no-color -fs-mirror="$mirror" -platform="$platform" -platform="$other_platform" registry.terraform.io/eventnotify/eventnotify) >"$dir/lock.out" 2>&1 ||
+  die "providers lock for both CLIs failed:"$'\n'"$(cat "$dir/lock.out")"
+cp "$dir/.terraform.lock.hcl" "$work/both-clis.lock"
+for TERRAFORM in "$terraform_bin" "$tofu_bin"; do
+  cli_detect
+  rm -rf "$dir/.terraform"
+  (cd "$dir" && "$TERRAFORM" init -input=false -no-color -lockfile=readonly) >"$dir/init-$cli.out" 2>&1 ||
+    die "$cli init -lockfile=readonly with the shared lock file failed:"$'\n'"$(cat "$dir/init-$cli.out")"
+  cmp -s "$dir/.terraform.lock.hcl" "$work/both-clis.lock" || die "$cli init changed the shared lock file"
+done
+echo "    terraform init -lockfile=readonly and tofu init -lockfile=readonly: both pass with one lock file"
 echo "==> The install works as the README tells it, with $("$terraform_bin" version | sed -n 1p) and $("$tofu_bin" version | sed -n 1p)"
