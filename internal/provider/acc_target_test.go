@@ -61,8 +61,7 @@ func newAccTarget(t *testing.T) *accTarget {
 		m.setTestCatalogues()
 		tg.mock, tg.account, tg.disposable, tg.allowTopics = m, testAccount, accDisposableMockAccount, true
 		tg.provider = m.providerBlock()
-		env = mapEnv(map[string]string{envBaseURL: m.URL, envAuthURL: m.URL, envAccountID: testAccount,
-			envUsername: testUser, envPassword: testPassword, envMaxRequestsPerSecond: "0"})
+		env = envOf(mockEnvVars(m.URL))
 		tg.seedOtherTeams()
 	}
 	cfg, diags := resolveSettings(providerModel{}, env)
@@ -77,11 +76,6 @@ func newAccTarget(t *testing.T) *accTarget {
 	tg.client = c
 	tg.readCatalogues()
 	return tg
-}
-
-// mapEnv is an environment of the given variables alone.
-func mapEnv(vars map[string]string) func(string) (string, bool) {
-	return func(name string) (string, bool) { v, ok := vars[name]; return v, ok }
 }
 
 // testSlug is a short, stable part of a topic name for the test: eight hexadecimal digits of the

@@ -6,10 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -247,17 +249,21 @@ func newBareCLIWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 	return newServiceCLIWorkspace(t, m.serviceEnv())
 }
 
-// serviceEnv is the EVENTNOTIFY_* lines that name the mock, its account and the password user,
-// with no client-side rate limit.
+// serviceEnv is the EVENTNOTIFY_* lines that name the mock (mockEnvVars).
 func (m *testMock) serviceEnv() []string {
-	return []string{
-		"EVENTNOTIFY_ACCOUNT_ID=" + testAccount,
-		"EVENTNOTIFY_BASE_URL=" + m.URL,
-		"EVENTNOTIFY_AUTH_URL=" + m.URL,
-		"EVENTNOTIFY_USERNAME=" + testUser,
-		"EVENTNOTIFY_PASSWORD=" + testPassword,
-		"EVENTNOTIFY_MAX_REQUESTS_PER_SECOND=0",
+	vars := mockEnvVars(m.URL)
+	lines := make([]string, 0, len(vars))
+	for _, name := range slices.Sorted(maps.Keys(vars)) {
+		lines = append(lines, name+"="+vars[name])
 	}
+	return lines
+}
+
+// mockEnvVars is the environment that names the mock at url: its account, its address for the
+// service and the JWTs, the password user, and no client-side rate limit.
+func mockEnvVars(url string) map[string]string {
+	return map[string]string{envAccountID: testAccount, envBaseURL: url, envAuthURL: url,
+		envUsername: testUser, envPassword: testPassword, envMaxRequestsPerSecond: "0"}
 }
 
 // newServiceCLIWorkspace is newBareCLIWorkspace for the service that the EVENTNOTIFY_* lines of

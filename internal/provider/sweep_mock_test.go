@@ -78,12 +78,6 @@ func seedSweepAccounts(t *testing.T, m *mockserver.Server, accounts ...string) {
 	}
 }
 
-// sweepEnv is the environment of a provider pointed at the mock, with no client-side rate limit.
-func sweepEnv(url string) func(string) (string, bool) {
-	return envOf(map[string]string{envAccountID: testAccount, envBaseURL: url, envAuthURL: url,
-		envUsername: testUser, envPassword: testPassword, envMaxRequestsPerSecond: "0"})
-}
-
 // deletedLine matches a line of a deleted subscription and captures its fields.
 var deletedLine = regexp.MustCompile(`^deleted  account=(\S+) id=(\S+) topic=(\S+) event=(\S+) age=(\S+)$`)
 
@@ -107,7 +101,7 @@ func TestSweepSubscriptions(t *testing.T) {
 			for _, a := range []string{testAccount, sweepDisposable, sweepUnlisted} {
 				before[a] = m.Subscriptions(a)
 			}
-			c, account, err := newSweepClient(sweepEnv(m.URL))
+			c, account, err := newSweepClient(envOf(mockEnvVars(m.URL)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +206,7 @@ func TestSweepSubscriptions_failedDelete(t *testing.T) {
 	m := newTestMock(t)
 	seedSweepAccounts(t, m.Server, testAccount)
 	m.InjectFault(mockserver.Fault{Method: http.MethodDelete, Route: mockserver.RouteSubscription, Status: http.StatusBadRequest, Count: 1})
-	c, account, err := newSweepClient(sweepEnv(m.URL))
+	c, account, err := newSweepClient(envOf(mockEnvVars(m.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +246,7 @@ func TestSweepSubscriptions_noDateHeader(t *testing.T) {
 	}))
 	t.Cleanup(ts.Close)
 	seedSweepAccounts(t, srv, testAccount)
-	c, account, err := newSweepClient(sweepEnv(ts.URL))
+	c, account, err := newSweepClient(envOf(mockEnvVars(ts.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +332,7 @@ func TestSweepConfiguration(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			full := sweepEnv("http://127.0.0.1:1")
+			full := envOf(mockEnvVars("http://127.0.0.1:1"))
 			env := func(name string) (string, bool) {
 				if name == tc.drop {
 					return "", false
