@@ -43,7 +43,7 @@ var (
 // answers only statuses, and an entry holds nothing the service sets on an
 // update, so nothing is read back. Entries whose inputs are unchanged, also
 // under a new key, cost nothing. The writes are in
-// account_subscriptions_converge.go; DESIGN.md's code map names the rest.
+// scoped_converge.go; DESIGN.md's code map names the rest.
 type AccountSubscriptionsResource struct {
 	data *providerData
 }

@@ -60,7 +60,7 @@ func summaryCases() []summaryCase {
 	add("late adoption of an entry", [][]string{one}, "web", late)
 	add("created again", [][]string{one}, "", again)
 	add("created again for an entry", [][]string{one}, "web", again)
-	// Creates that failed (diagnostics.go, account_subscriptions_converge.go).
+	// Creates that failed (diagnostics.go, scoped_converge.go).
 	add("single resource, outcome unknown", [][]string{one, two, many}, "", func(ids []string, _ string) string {
 		return createErrorSummary("Unable to create subscription", unknown(ids))
 	})
@@ -73,7 +73,7 @@ func summaryCases() []summaryCase {
 	add("account resource, created but refused", [][]string{one, many}, "", func(ids []string, _ string) string {
 		return createFailedSummary("acc-1", 2, 0, unreadable(ids))
 	})
-	// Deletes and updates of entries (account_subscriptions_converge.go).
+	// Deletes and updates of entries (scoped_converge.go).
 	add("delete", [][]string{one, many}, "", func(ids []string, _ string) string { return deleteFailedSummary("acc-1", ids) })
 	add("update of an entry", [][]string{one}, "web", func(ids []string, key string) string {
 		return updateFailedSummary(ids[0], key, false)
@@ -81,7 +81,7 @@ func summaryCases() []summaryCase {
 	add("update of an entry found gone", [][]string{one}, "web", func(ids []string, key string) string {
 		return updateFailedSummary(ids[0], key, true)
 	})
-	// The takeover's warnings (account_subscriptions_takeover.go).
+	// The takeover's warnings (scoped_takeover.go).
 	add("takeover deletes", [][]string{one, many}, "", func(ids []string, _ string) string {
 		return takeoverSummary(subscriptionScope{}, "acc-1", entriesOf(ids), false)
 	})

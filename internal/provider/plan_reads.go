@@ -8,7 +8,7 @@ import (
 
 // A plan reads the service for two checks: the events catalogue, for the event names it
 // writes (event_name_check.go), and the account's subscriptions, for those that the first
-// apply of eventnotify_account_subscriptions deletes (account_subscriptions_takeover.go). Both
+// apply of eventnotify_account_subscriptions deletes (scoped_takeover.go). Both
 // treat a failed read the same way, through addPlanReadFailure:
 //
 //   - a definite answer (401, 403, the service's own 404, a 404 from an address that does not

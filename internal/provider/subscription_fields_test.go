@@ -180,7 +180,7 @@ func TestSubscriptionFields(t *testing.T) {
 			t.Errorf("the entry schema holds %s: %v, want %v (accountEntryAttributes)", f.attr.name, inSchema, wantEntry)
 		}
 		if null := ev.Field(f.model).Interface().(attr.Value).IsNull(); null == wantEntry {
-			t.Errorf("accountEntryFromAPI: %s null: %v, want %v (account_subscriptions_entries.go)", f.attr.name, null, !wantEntry)
+			t.Errorf("accountEntryFromAPI: %s null: %v, want %v (scoped_entries.go)", f.attr.name, null, !wantEntry)
 		}
 		changed := subscriptionFields(e)
 		dst := reflect.ValueOf(&changed).Elem().Field(f.model)

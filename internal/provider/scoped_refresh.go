@@ -10,12 +10,6 @@ import (
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
-// refreshEntries is refreshScope for the whole account.
-func (r *AccountSubscriptionsResource) refreshEntries(ctx context.Context, account string, held map[string]accountEntry,
-	origin accountOrigin) (map[string]accountEntry, diag.Diagnostics) {
-	return refreshScope(ctx, r.data.client, account, subscriptionScope{}, held, origin)
-}
-
 // refreshScope lists the account and returns what the held entries are on
 // the service, by subscription id; subscriptions outside scope are left out. An entry missing from the listing is read
 // on its own (confirmMissing): only the service's 404 drops it, so that the

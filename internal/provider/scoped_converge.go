@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
@@ -25,42 +24,6 @@ type stateSetter interface {
 type update struct {
 	key, heldKey string
 	planned      accountEntry
-}
-
-// apply converges the account from held (what exists, by key) to the plan
-// (converge) and sets the state to what exists afterwards, also when a write
-// fails.
-//
-// named is what the plan showed as deleted (applyScope), or nil where the plan's removals are
-// held entries (an update).
-//
-// It returns the planned entries and what exists afterwards, by key (nil when nothing was
-// written).
-func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string, plan accountSubscriptionsModel,
-	held map[string]accountEntry, named map[string]bool, state stateSetter, diags *diag.Diagnostics) (planned, result map[string]accountEntry) {
-	planned, opaque, d := entries(plan.Subscriptions)
-	diags.Append(d...)
-	if diags.HasError() {
-		return nil, nil
-	}
-	if len(opaque) > 0 {
-		diags.AddError("Unknown subscriptions", "Some entries of subscriptions are still unknown at apply time. This is a bug in the provider; please report it.")
-		return nil, nil
-	}
-	result = applyScope(ctx, r.data.client, account, subscriptionScope{}, planned, held, named, diags)
-	m, d := entriesMap(result, nil)
-	diags.Append(d...)
-	if d.HasError() {
-		return planned, result
-	}
-	diags.Append(state.Set(ctx, &accountSubscriptionsModel{
-		ID:            types.StringValue(account),
-		AccountID:     types.StringValue(account),
-		Subscriptions: m,
-		Takeover:      recordedTakeover(plan.Takeover),
-		Timeouts:      timeoutsOrNull(plan.Timeouts),
-	})...)
-	return planned, result
 }
 
 // applyScope takes the scope of account from held (what exists, by key) to planned with the

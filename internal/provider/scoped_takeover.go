@@ -6,9 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
@@ -34,53 +31,6 @@ func existingEntries(list []client.Subscription) map[string]accountEntry {
 		existing[freeKey(existing, list[i].ID)] = accountEntryFromAPI(&list[i])
 	}
 	return existing
-}
-
-// takeoverWarnings are the diagnostics of a plan that creates the resource: a warning that
-// names the subscriptions of the account that the apply will delete, and one that names those
-// its entries take over, when there are any. It sets the plan's takeover attribute to what it
-// found, unless account_id or an entry is known only at apply (then it stays unknown).
-func (r *AccountSubscriptionsResource) takeoverWarnings(ctx context.Context, plan *tfsdk.Plan) diag.Diagnostics {
-	var diags diag.Diagnostics
-	var account types.String
-	var subs types.Map
-	diags.Append(plan.GetAttribute(ctx, path.Root("account_id"), &account)...)
-	diags.Append(plan.GetAttribute(ctx, path.Root("subscriptions"), &subs)...)
-	if diags.HasError() {
-		return diags
-	}
-	if account.IsUnknown() {
-		diags.AddAttributeWarning(path.Root("account_id"), "The plan cannot list the account's subscriptions",
-			"account_id is known only at apply, so the plan cannot show which subscriptions the account already holds. "+
-				"The first apply deletes every subscription of the account that no entry of subscriptions matches. "+
-				takeoverAdvice(subscriptionScope{}, "<account_id>"))
-		return diags
-	}
-	acct := account.ValueString()
-	planned, opaque := map[string]accountEntry{}, map[string]bool{}
-	if subs.IsUnknown() {
-		opaque["*"] = true
-	} else if !subs.IsNull() {
-		known, others, d := entries(subs)
-		if diags.Append(d...); diags.HasError() {
-			return diags
-		}
-		for key, e := range known {
-			planned[key] = e
-		}
-		for key := range others {
-			opaque[key] = true
-		}
-	}
-	found, d := takeoverScan(ctx, r.data.client, r.data.destroyed, acct, subscriptionScope{}, planned, opaque)
-	if diags.Append(d...); diags.HasError() {
-		return diags
-	}
-	if len(opaque) == 0 {
-		diags.Append(setTakeover(ctx, plan, found)...)
-	}
-	diags.Append(r.data.holders.holdAccount(acct, append(sortedKeys(planned), sortedKeys(opaque)...), found.takesOver)...)
-	return diags
 }
 
 // takeoverScan lists the account for the plan that creates the resource of scope, and warns,
