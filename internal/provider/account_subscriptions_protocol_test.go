@@ -600,11 +600,11 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 	m := newTestMock(t)
 	var mu sync.Mutex
-	var servers []*protocolServer
+	var servers []*parityServer
 	factories := map[string]func() (tfprotov6.ProviderServer, error){
 		"eventnotify": func() (tfprotov6.ProviderServer, error) {
-			s, err := ProtocolServer("test")()
-			if ps, ok := s.(*protocolServer); ok {
+			s, err := testProviderFactories["eventnotify"]()
+			if ps, ok := s.(*parityServer); ok {
 				mu.Lock()
 				servers = append(servers, ps)
 				mu.Unlock()
@@ -612,13 +612,17 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 			return s, err
 		},
 	}
-	answered := func() (counts [3]int64) {
+	// answered counts the calls accountProtocol answered, and compared those of them that the
+	// parity server also sent to the framework (fast_path_parity_test.go).
+	answered := func() (counts [5]int64) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, s := range servers {
 			counts[0] += s.account.answered.validate.Load()
 			counts[1] += s.account.answered.read.Load()
 			counts[2] += s.account.answered.plan.Load()
+			counts[3] += s.compared.validate.Load()
+			counts[4] += s.compared.plan.Load()
 		}
 		return counts
 	}
@@ -628,7 +632,7 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 			topic: fmt.Sprintf("topic-%02d", i), disabled: i%4 == 0})
 	}
 	config := m.providerBlock() + acctConfig(entries...)
-	var before, after [3]int64
+	var before, after [5]int64
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy:             m.checkMockEmpty(),
@@ -642,6 +646,11 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 		if after[i] <= before[i] {
 			t.Errorf("a plan that changes nothing made no %s that accountProtocol answered (%d before, %d after)", call, before[i], after[i])
 		}
+	}
+	// Every Validate and Plan answered here was also answered by the framework alone.
+	if after[3] != after[0] || after[4] != after[2] {
+		t.Errorf("the parity server compared %d of %d validations and %d of %d plans that accountProtocol answered",
+			after[3], after[0], after[4], after[2])
 	}
 }
 

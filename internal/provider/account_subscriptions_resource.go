@@ -23,7 +23,8 @@ import (
 // The protocol fast path (accountProtocol, account_subscriptions_protocol.go) answers this
 // resource's ValidateResourceConfig with the attributes' own validators only: a
 // ValidateConfig or ConfigValidators added here would be skipped on that path unless
-// accountProtocol.validateResourceConfig calls it too.
+// accountProtocol.validateResourceConfig calls it too (the parity check,
+// fast_path_parity_test.go, fails the acceptance tests whose validation it changes).
 var (
 	_ resource.ResourceWithConfigure   = &AccountSubscriptionsResource{}
 	_ resource.ResourceWithImportState = &AccountSubscriptionsResource{}
@@ -73,7 +74,8 @@ func (r *AccountSubscriptionsResource) Metadata(_ context.Context, req resource.
 // The fast path's no-change plan (accountProtocol.planResourceChange) reads the defaults from
 // this schema, and assumes that its plan modifiers keep a known prior value that the
 // configuration does not change (UseStateForUnknown and RequiresReplace do). A plan modifier
-// that changes such a value, or marks it unknown, must be mirrored there.
+// that changes such a value, or marks it unknown, makes the two plans differ: the parity check
+// (fast_path_parity_test.go) fails every acceptance test whose plan reaches that case.
 func (r *AccountSubscriptionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Version: accountSchemaVersion,
@@ -129,8 +131,9 @@ func (r *AccountSubscriptionsResource) Configure(_ context.Context, req resource
 // (planDefaultAccount), the settings' warnings are for changed settings
 // (accountSettingWarnings), event names in state are not checked (checkAccountEventNames),
 // and every entry keeps its held id. Whatever is added here that acts on an unchanged plan
-// must be done in planResourceChange too, or make it leave the plan to the framework;
-// TestAccountProtocol_planMatchesFramework compares the two answers.
+// must be done in planResourceChange too, or make it leave the plan to the framework:
+// TestAccountProtocol_planMatchesFramework compares the two answers case by case, and the
+// parity check (fast_path_parity_test.go) on every plan of the acceptance tests.
 func (r *AccountSubscriptionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
@@ -254,7 +257,8 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 // The protocol fast path depends on what this does for a state without private data:
 // accountProtocol.readResource answers such a Read itself with refreshEntries
 // (account_subscriptions_protocol.go). Whatever is added here for a state without private
-// data must be done there too; TestAccountProtocol_readMatchesFramework compares the two.
+// data must be done there too: TestAccountProtocol_readMatchesFramework compares the two (the
+// acceptance tests' parity check compares validations and plans, not reads).
 func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

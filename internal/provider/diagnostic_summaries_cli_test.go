@@ -82,7 +82,7 @@ func TestAccSummaries_eightLateAdoptions(t *testing.T) {
 
 	var mu sync.Mutex
 	armed := false // the next settle wait creates the look-alikes
-	providers := []inProcessProvider{{source: "eventnotify/eventnotify", factory: protocolServerFor(func() *EventNotifyProvider {
+	providers := []inProcessProvider{{source: "eventnotify/eventnotify", factory: parityServerFor(func() *EventNotifyProvider {
 		return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 			c.SettleWait = func(ctx context.Context, _ time.Duration) error {
 				mu.Lock()

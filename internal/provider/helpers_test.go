@@ -43,9 +43,10 @@ const (
 	testOTP         = testsupport.OTP
 )
 
-// testProviderFactories serves the provider in-process to the Terraform CLI.
+// testProviderFactories serves the provider in-process to the Terraform CLI, with the fast
+// path's answers checked against the framework's (parityServer).
 var testProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"eventnotify": ProtocolServer("test"),
+	"eventnotify": parityServerFor(func() *EventNotifyProvider { return &EventNotifyProvider{version: "test"} }),
 }
 
 // testMock is a mock service started for one test.
@@ -444,7 +445,7 @@ func (g *batchGate) ready(_ string, pending int) bool {
 // factories serves the provider with the gate deciding when batches go out.
 func (g *batchGate) factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
+		"eventnotify": parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) { c.BatchReady = g.ready }}
 		}),
 	}
@@ -455,7 +456,7 @@ func (g *batchGate) factories() map[string]func() (tfprotov6.ProviderServer, err
 // deciding when batches go out.
 func settleFactories(gate *batchGate) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
+		"eventnotify": parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 				c.SettleWait = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 				if gate != nil {

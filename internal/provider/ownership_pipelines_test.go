@@ -156,7 +156,7 @@ func TestAccOwnership_twoPipelines(t *testing.T) {
 			passAtOnce := func(c *client.Config) {
 				c.SettleWait = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 			}
-			providersA := []inProcessProvider{{source: "eventnotify/eventnotify", factory: protocolServerFor(func() *EventNotifyProvider {
+			providersA := []inProcessProvider{{source: "eventnotify/eventnotify", factory: parityServerFor(func() *EventNotifyProvider {
 				return &EventNotifyProvider{version: "test", adjustClient: passAtOnce}
 			})}}
 			argsA := []string{"apply", "-auto-approve", "-input=false", "-json"}
@@ -175,7 +175,7 @@ func TestAccOwnership_twoPipelines(t *testing.T) {
 				defer mu.Unlock()
 				faulted = f
 			})
-			providersB := []inProcessProvider{{source: "eventnotify/eventnotify-b", factory: protocolServerFor(func() *EventNotifyProvider {
+			providersB := []inProcessProvider{{source: "eventnotify/eventnotify-b", factory: parityServerFor(func() *EventNotifyProvider {
 				return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 					// The first wait of B's first lost create (after its read at once) is when A
 					// applies; the later waits pass at once.

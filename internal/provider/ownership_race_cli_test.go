@@ -100,7 +100,7 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 	aLost, bCreated := make(chan struct{}), make(chan struct{})
 	var lost sync.Once
 	providers := []inProcessProvider{
-		{source: "eventnotify/eventnotify", factory: protocolServerFor(func() *EventNotifyProvider {
+		{source: "eventnotify/eventnotify", factory: parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 				// The first wait of A's grace period (after the read at once) is when B creates;
 				// the later waits pass at once, their reads still made.
@@ -117,7 +117,7 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 				}
 			}}
 		})},
-		{source: "eventnotify/eventnotify-b", factory: protocolServerFor(func() *EventNotifyProvider {
+		{source: "eventnotify/eventnotify-b", factory: parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 				c.HTTPClient = &http.Client{Transport: createsAfter{ready: aLost, base: http.DefaultTransport.(*http.Transport).Clone()}}
 			}}

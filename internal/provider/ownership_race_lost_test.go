@@ -98,7 +98,7 @@ func TestAccOwnership_twoConfigurationsRaceBothLost(t *testing.T) {
 	aLost, bSettled := make(chan struct{}), make(chan struct{})
 	var lost sync.Once
 	providers := []inProcessProvider{
-		{source: "eventnotify/eventnotify", factory: protocolServerFor(func() *EventNotifyProvider {
+		{source: "eventnotify/eventnotify", factory: parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 				// The first wait of A's grace period (after the read at once) is when B creates;
 				// A reads again once B has settled. The later waits pass at once.
@@ -111,7 +111,7 @@ func TestAccOwnership_twoConfigurationsRaceBothLost(t *testing.T) {
 				}
 			}}
 		})},
-		{source: "eventnotify/eventnotify-b", factory: protocolServerFor(func() *EventNotifyProvider {
+		{source: "eventnotify/eventnotify-b", factory: parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 				c.HTTPClient = &http.Client{Transport: createsAfter{ready: aLost, base: http.DefaultTransport.(*http.Transport).Clone()}}
 			}}

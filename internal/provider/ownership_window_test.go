@@ -165,7 +165,7 @@ func TestAccOwnership_lookAlikeAfterTheAnswer(t *testing.T) {
 	var other string
 	var once sync.Once
 	factories := map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": protocolServerFor(func() *EventNotifyProvider {
+		"eventnotify": parityServerFor(func() *EventNotifyProvider {
 			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
 				c.SettleWait = func(ctx context.Context, _ time.Duration) error {
 					once.Do(func() {

@@ -51,10 +51,8 @@ type protocolServer struct {
 
 // ReadResource answers through accountProtocol where it can, else through the framework.
 func (s *protocolServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	if req != nil && req.TypeName == s.account.typeName {
-		if resp, ok := s.account.readResource(ctx, req); ok {
-			return resp, nil
-		}
+	if resp, ok := s.fastRead(ctx, req); ok {
+		return resp, nil
 	}
 	return s.frameworkServer.ReadResource(ctx, req)
 }
@@ -62,10 +60,8 @@ func (s *protocolServer) ReadResource(ctx context.Context, req *tfprotov6.ReadRe
 // PlanResourceChange answers through accountProtocol where it can, else through the
 // framework.
 func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	if req != nil && req.TypeName == s.account.typeName {
-		if resp, ok := s.account.planResourceChange(ctx, req); ok {
-			return resp, nil
-		}
+	if resp, ok := s.fastPlan(ctx, req); ok {
+		return resp, nil
 	}
 	return s.frameworkServer.PlanResourceChange(ctx, req)
 }
@@ -73,12 +69,36 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 // ValidateResourceConfig answers through accountProtocol where it can, else through the
 // framework.
 func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	if req != nil && req.TypeName == s.account.typeName {
-		if resp, ok := s.account.validateResourceConfig(ctx, req); ok {
-			return resp, nil
-		}
+	if resp, ok := s.fastValidate(ctx, req); ok {
+		return resp, nil
 	}
 	return s.frameworkServer.ValidateResourceConfig(ctx, req)
+}
+
+// fastRead is accountProtocol's answer to a ReadResource; false where the framework answers.
+func (s *protocolServer) fastRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, bool) {
+	if req == nil || req.TypeName != s.account.typeName {
+		return nil, false
+	}
+	return s.account.readResource(ctx, req)
+}
+
+// fastPlan is accountProtocol's answer to a PlanResourceChange; false where the framework
+// answers.
+func (s *protocolServer) fastPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
+	if req == nil || req.TypeName != s.account.typeName {
+		return nil, false
+	}
+	return s.account.planResourceChange(ctx, req)
+}
+
+// fastValidate is accountProtocol's answer to a ValidateResourceConfig; false where the
+// framework answers.
+func (s *protocolServer) fastValidate(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, bool) {
+	if req == nil || req.TypeName != s.account.typeName {
+		return nil, false
+	}
+	return s.account.validateResourceConfig(ctx, req)
 }
 
 // ApplyResourceChange is the framework's, counted among the writes in flight

@@ -76,8 +76,9 @@ func providerConfigured(data *providerData, diags *diag.Diagnostics, what string
 // so a change of the provider's account would otherwise plan an update). A
 // provider with a pre-issued jwt refuses, at plan time, another account. The
 // account resource's protocol fast path makes the same check of the provider's
-// account before it answers a no-change plan (accountProtocol.planResourceChange):
-// a new rule here must be made there too.
+// account before it answers a no-change plan (accountProtocol.planResourceChange): a new
+// rule here that the fast path lacks fails the parity check (fast_path_parity_test.go) of
+// every acceptance test whose plan it changes.
 func planDefaultAccount(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if req.Plan.Raw.IsNull() || data == nil {

@@ -46,7 +46,9 @@ func TestMain(m *testing.M) {
 		acceptanceCLI = cli
 		fmt.Printf("acceptance tests run %s\n", cli)
 	}
-	resource.TestMain(m) // runs the tests, or the sweepers when -sweep is given (sweep_test.go)
+	// Runs the tests, failing the run on any call the fast path answered otherwise than the
+	// framework (fast_path_parity_test.go), or the sweepers when -sweep is given (sweep_test.go).
+	resource.TestMain(parityRun{m})
 }
 
 // TestAccProvider_configurationErrors runs invalid provider blocks through

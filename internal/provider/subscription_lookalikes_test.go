@@ -115,7 +115,7 @@ resource "eventnotify_subscription" %q {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newTestMock(t)
 			w := newBareCLIWorkspace(t, m)
-			providers := []inProcessProvider{{source: "eventnotify/eventnotify", factory: ProtocolServer("test")}}
+			providers := []inProcessProvider{{source: "eventnotify/eventnotify", factory: testProviderFactories["eventnotify"]}}
 			if tc.held != "" {
 				w.write("main.tf", requiredProviders+m.providerBlock()+tc.held)
 				w.mustRunInProcess(providers, "apply", "-auto-approve", "-input=false", "-no-color")
