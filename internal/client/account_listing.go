@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 )
@@ -14,19 +15,25 @@ import (
 // Terraform plans a resource again just before it applies it, in the same provider process
 // and with no write of that resource in between; so a resource that lists the whole account
 // both to plan and to apply (eventnotify_account_subscriptions at create) makes one listing
-// per apply, not two. A listing that failed is never served: the account is listed again,
-// and the error is the service's answer to that listing.
+// per apply, not two; and the readers of one account that a plan refreshes at once (every
+// topic resource, account resource and data source of the account) share one listing: it is
+// the flight of ReadSubscription's listing. A listing that failed is never served: the account
+// is listed again, and the error is the service's answer to that listing.
 func (c *Client) AccountSubscriptions(ctx context.Context, accountID string) ([]Subscription, error) {
 	opts := ListOptions{PageSize: c.cfg.ListPageSize}
 	account, err := c.account(accountID)
 	if err != nil || c.cfg.ListCacheTTL < 0 {
 		return c.ListSubscriptions(ctx, accountID, opts)
 	}
-	subs, gen, state := c.listings.lookup(account, c.now(), c.cfg.ListCacheTTL)
-	if state != listingHit {
-		if subs, err = c.listAccount(ctx, account, gen); err != nil {
-			return nil, err
-		}
+	subs, err := c.sharedListing(ctx, account, true)
+	if errors.Is(err, errListingFailed) {
+		// It joined a flight of ReadSubscription's that found the last listing failed: the
+		// caller needs the listing, so it lists the account itself.
+		_, gen, _ := c.listings.lookup(account, c.now(), c.cfg.ListCacheTTL)
+		subs, err = c.listAccount(ctx, account, gen)
+	}
+	if err != nil {
+		return nil, err
 	}
 	out := make([]Subscription, 0, len(subs))
 	for _, s := range subs {

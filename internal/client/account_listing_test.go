@@ -2,9 +2,11 @@ package client
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/client/httpapi"
@@ -85,5 +87,47 @@ func TestAccountSubscriptions(t *testing.T) {
 	}
 	if lists := e.lists() - before; lists != 4 {
 		t.Errorf("with the cache off: %d list requests for two calls, want 4", lists)
+	}
+}
+
+// TestAccountSubscriptionsConcurrentShareOneListing: the readers of one account that a plan
+// refreshes at once (topic and account resources and data sources through AccountSubscriptions,
+// single resources through ReadSubscription) share one listing of the account: one pass over
+// the account (3 pages of 100 for 250 subscriptions) in all, and no single read.
+func TestAccountSubscriptionsConcurrentShareOneListing(t *testing.T) {
+	e := newCacheEnv(t, mockserver.Config{})
+	subs := e.seed(cacheAccount, 250)
+	c := e.client()
+	start := make(chan struct{})
+	errs := make(chan error, 20)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			<-start
+			var err error
+			if i%2 == 0 {
+				var got []Subscription
+				if got, err = c.AccountSubscriptions(t.Context(), ""); err == nil && len(got) != len(subs) {
+					err = fmt.Errorf("AccountSubscriptions returned %d subscriptions, want %d", len(got), len(subs))
+				}
+			} else {
+				_, err = c.ReadSubscription(t.Context(), "", subs[i].SubscriptionID)
+			}
+			errs <- err
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.lists(); n != 3 {
+		t.Errorf("20 concurrent readers made %d list requests, want one pass of 3 pages", n)
+	}
+	if n := e.mock.Count(http.MethodGet, mockserver.RouteSubscription); n != 0 {
+		t.Errorf("%d single reads, want none: every subscription read was listed", n)
 	}
 }

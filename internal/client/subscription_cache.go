@@ -148,25 +148,35 @@ func (c *Client) ReadSubscription(ctx context.Context, accountID, id string) (*S
 // listing returns the account's listing, listing the account unless a usable listing
 // exists, and false when reads must go to single GETs.
 func (c *Client) listing(ctx context.Context, account string) (map[string]Subscription, bool) {
+	subs, err := c.sharedListing(ctx, account, false)
+	return subs, err == nil
+}
+
+// sharedListing returns the account's listing: the stored one while it is usable, else the
+// one listing that every caller of the account shares at the time (one flight per generation),
+// stored for the calls that follow. After a failed listing, relistFailed lists again (the
+// caller needs the listing itself, AccountSubscriptions); else it answers errListingFailed
+// (ReadSubscription: single reads), so that N reads after a failure do not make N listings.
+// A caller that joins another's flight gets that flight's answer.
+func (c *Client) sharedListing(ctx context.Context, account string, relistFailed bool) (map[string]Subscription, error) {
 	ttl := c.cfg.ListCacheTTL
 	subs, gen, state := c.listings.lookup(account, c.now(), ttl)
-	switch state {
-	case listingHit:
-		return subs, true
-	case listingFailed:
-		return nil, false
+	switch {
+	case state == listingHit:
+		return subs, nil
+	case state == listingFailed && !relistFailed:
+		return nil, errListingFailed
 	}
-	subs, err := httpapi.SharedFlight(ctx, &c.listings.group, account+"\x00"+strconv.FormatUint(gen, 10), func() (map[string]Subscription, error) {
+	return httpapi.SharedFlight(ctx, &c.listings.group, account+"\x00"+strconv.FormatUint(gen, 10), func() (map[string]Subscription, error) {
 		// A listing may have been stored since lookup (by a flight that has just ended).
-		switch subs, _, state := c.listings.lookup(account, c.now(), ttl); state {
-		case listingHit:
+		switch subs, _, state := c.listings.lookup(account, c.now(), ttl); {
+		case state == listingHit:
 			return subs, nil
-		case listingFailed:
+		case state == listingFailed && !relistFailed:
 			return nil, errListingFailed
 		}
 		return c.listAccount(ctx, account, gen)
 	})
-	return subs, err == nil
 }
 
 // listAccount lists the account for generation gen and stores the result.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 	"github.com/eventnotify/terraform-provider-eventnotify/internal/mockserver"
 )
 
@@ -34,7 +35,12 @@ func newAccountBench(tb testing.TB, n int) *accountBench {
 			DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", EventStreamsEnvironment: "env-1",
 			EventStreamsTopic: "bench", Enabled: true, CreatedBy: testUser})
 	}
-	s := newConfiguredListServer(tb, m)
+	// Every read lists the account, as the first read of a plan's provider process does: the
+	// client's listing cache would serve the reads after the first from memory.
+	uncached := protocolServerFor(func() *EventNotifyProvider {
+		return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) { c.ListCacheTTL = -1 }}
+	})
+	s := configuredForMock(newListServerFrom(tb, uncached), m)
 	ctx := context.Background()
 	imported, err := s.server.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: accountTypeName, ID: testAccount})
 	if err != nil {

@@ -342,7 +342,9 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			tw.t = t
+			// Servers of their own: each case's reads are the first of a provider process, as a
+			// plan's refresh is (a listing of an earlier case would serve them from the cache).
+			tw := newTwinServers(t, m)
 			req := func() *tfprotov6.ReadResourceRequest {
 				if tc.fault != nil {
 					m.InjectFault(*tc.fault)

@@ -18,6 +18,7 @@ import (
 var servesWithoutParity = []string{
 	"fast_path_parity_test.go parityServerFor",
 	"helpers_test.go newListServer",
+	"account_subscriptions_bench_test.go newAccountBench",
 	"docs_test.go providerSchemas",
 	"docs_test.go TestDocsListResourcePage",
 	"docs_description_length_test.go describedSchemas",

@@ -20,7 +20,7 @@ import (
 func refreshScope(ctx context.Context, c *client.Client, account string, scope subscriptionScope,
 	held map[string]accountEntry, origin accountOrigin) (map[string]accountEntry, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	list, err := c.ListSubscriptions(ctx, account, client.ListOptions{})
+	list, err := c.AccountSubscriptions(ctx, account)
 	if err != nil {
 		list = incompleteListing(&diags, account, err, origin)
 		if diags.HasError() {

@@ -9,8 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-
-	"github.com/eventnotify/terraform-provider-eventnotify/internal/client"
 )
 
 // The list resource of eventnotify_subscription (Terraform 1.14 and later; OpenTofu has no list
@@ -66,7 +64,7 @@ func (r *SubscriptionListResource) List(ctx context.Context, req list.ListReques
 	}
 	account := r.data.account(config.AccountID)
 
-	subs, err := r.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	subs, err := r.data.client.AccountSubscriptions(ctx, account)
 	if err != nil {
 		addClientError(&diags, "Unable to list the subscriptions of account "+account, err)
 		stream.Results = list.ListResultsStreamDiagnostics(diags)

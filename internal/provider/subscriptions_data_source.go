@@ -82,7 +82,7 @@ func (d *SubscriptionsDataSource) Read(ctx context.Context, req datasource.ReadR
 	account := d.data.account(state.AccountID)
 	state.AccountID = types.StringValue(account)
 
-	subs, err := d.data.client.ListSubscriptions(ctx, account, client.ListOptions{})
+	subs, err := d.data.client.AccountSubscriptions(ctx, account)
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Unable to list the subscriptions of account "+account, err)
 		return
