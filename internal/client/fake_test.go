@@ -78,6 +78,7 @@ type fakeAPI struct {
 	jwtFetches atomic.Int32 // successful JWT responses
 	apiCalls   atomic.Int32 // requests that reached the handler
 	rejected   atomic.Int32 // 401s answered to service calls
+	retries    waitRecorder // the RetryWait of testConfig: the waits between attempts
 }
 
 // newFake starts a fake accepting testUser/testPassword.
@@ -274,6 +275,7 @@ func (f *fakeAPI) testConfig() Config {
 			UserAgent:    testUA,
 			RetryWaitMin: time.Millisecond,
 			RetryWaitMax: 5 * time.Millisecond,
+			RetryWait:    f.retries.Wait,
 		},
 	}
 }

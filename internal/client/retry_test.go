@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -111,24 +112,39 @@ func TestRetries(t *testing.T) {
 	}
 }
 
-// TestRetryAfterHonoured: a Retry-After of one second wins over a 5ms back-off. Only a lower
-// bound on the elapsed time is asserted.
+// TestRetryAfterHonoured: the wait before the retry is what Retry-After asks for (delay
+// seconds or an HTTP date, read on the client's clock), capped at one minute, and wins over the
+// 1-5ms back-off. The waits are recorded (Config.RetryWait), not waited for.
 func TestRetryAfterHonoured(t *testing.T) {
-	h, n := scripted([]int{429}, map[string]string{"Retry-After": "1"}, okEvents)
-	f := newFake(t, h)
-	c := f.newClient(nil)
-	if _, err := c.Token(context.Background(), ""); err != nil {
-		t.Fatal(err)
+	t.Parallel()
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	tests := []struct {
+		name, retryAfter string
+		want             time.Duration
+	}{
+		{"one second", "1", time.Second},
+		{"zero seconds", "0", 0},
+		{"an hour, capped", "3600", time.Minute},
+		{"an HTTP date", now.Add(5 * time.Second).Format(http.TimeFormat), 5 * time.Second},
+		{"an HTTP date an hour ahead, capped", now.Add(time.Hour).Format(http.TimeFormat), time.Minute},
 	}
-	start := time.Now()
-	if _, err := c.ListEvents(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if n.Load() != 2 {
-		t.Errorf("%d attempts, want 2", n.Load())
-	}
-	if elapsed := time.Since(start); elapsed < 900*time.Millisecond {
-		t.Errorf("retried after %v, before the 1s Retry-After", elapsed)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, n := scripted([]int{429}, map[string]string{"Retry-After": tt.retryAfter}, okEvents)
+			f := newFake(t, h)
+			c := f.newClient(nil)
+			c.now = func() time.Time { return now }
+			if _, err := c.ListEvents(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if n.Load() != 2 {
+				t.Errorf("%d attempts, want 2", n.Load())
+			}
+			if got, want := f.retries.All(), []time.Duration{tt.want}; !slices.Equal(got, want) {
+				t.Errorf("waits %v, want %v", got, want)
+			}
+		})
 	}
 }
 
@@ -225,7 +241,8 @@ func TestRequestTimeoutPerAttempt(t *testing.T) {
 func TestRetryStopsWithContext(t *testing.T) {
 	h, n := scripted([]int{503, 503, 503, 503}, map[string]string{"Retry-After": "30"}, okEvents)
 	f := newFake(t, h)
-	c := f.newClient(nil)
+	// The provider's wait: a real timer, which the context's deadline ends.
+	c := f.newClient(func(cfg *Config) { cfg.RetryWait = nil })
 	if _, err := c.Token(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -132,6 +133,39 @@ func TestWaitBudget(t *testing.T) {
 			}
 			if total > maxTotalWait {
 				t.Errorf("waited %v in all, more than %v", total, maxTotalWait)
+			}
+		})
+	}
+}
+
+// TestWaitBudgetRetryWait: with Config.RetryWait set, the budget's grant is waited there and
+// retryablehttp is told to wait no longer; when RetryWait ends early with the context's error,
+// retryablehttp gets the whole grant, so that its timer ends with the context.
+func TestWaitBudgetRetryWait(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		err        error
+		wantReturn time.Duration
+	}{
+		{"waited", nil, 0},
+		{"ended by the context", context.Canceled, 7 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var asked []time.Duration
+			b := &waitBudget{ctx: context.Background(), left: maxTotalWait,
+				backoff: func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return 7 * time.Second },
+				sleep: func(_ context.Context, d time.Duration) error {
+					asked = append(asked, d)
+					return tc.err
+				}}
+			if got := b.wait(0, 0, 0, nil); got != tc.wantReturn {
+				t.Errorf("retryablehttp told to wait %v, want %v", got, tc.wantReturn)
+			}
+			if want := []time.Duration{7 * time.Second}; !slices.Equal(asked, want) {
+				t.Errorf("RetryWait asked for %v, want %v", asked, want)
 			}
 		})
 	}
