@@ -191,11 +191,17 @@ func TestTokenPerAccount(t *testing.T) {
 }
 
 // TestTokenRefreshBeforeExpiry: a 2-second token is replaced before it expires, so the
-// service never sees an expired token.
+// service never sees an expired token. The client and the fake share a clock that the test
+// moves on by 1.7s, past the refresh point (0.4s before expiry) but not past the expiry.
 func TestTokenRefreshBeforeExpiry(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
-	f.set(func(f *fakeAPI) { f.ttl = 2 * time.Second })
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) // a whole second: exp is in seconds
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	f.set(func(f *fakeAPI) { f.ttl = 2 * time.Second; f.clock = clock })
 	c := f.newClient(nil)
+	c.now = clock
 	ctx := context.Background()
 	first, err := c.Token(ctx, "")
 	if err != nil {
@@ -204,7 +210,9 @@ func TestTokenRefreshBeforeExpiry(t *testing.T) {
 	if _, err := c.ListEvents(ctx); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1700 * time.Millisecond)
+	mu.Lock()
+	now = now.Add(1700 * time.Millisecond)
+	mu.Unlock()
 	if _, err := c.ListEvents(ctx); err != nil {
 		t.Fatal(err)
 	}
