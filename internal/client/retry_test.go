@@ -41,6 +41,7 @@ func okReplace(w http.ResponseWriter) { writeJSON(w, 200, `{"subscriptions":[]}`
 
 // TestRetries counts attempts per method and status.
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	list := func(ctx context.Context, c *Client) error { _, err := c.ListEvents(ctx); return err }
 	post := func(ctx context.Context, c *Client) error { _, err := c.CreateSubscriptions(ctx, "", nil); return err }
 	patch := func(ctx context.Context, c *Client) error {
@@ -88,6 +89,7 @@ func TestRetries(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h, n := scripted(tc.statuses, tc.headers, tc.success)
 			f := newFake(t, h)
 			c := f.newClient(func(cfg *Config) { cfg.MaxRetries = tc.maxRetries })
@@ -151,6 +153,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 // TestTransportErrorsEndToEnd: a connection reset after the request was sent is retried for
 // GET but not for POST; a refused connection is retried for POST too.
 func TestTransportErrorsEndToEnd(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	hijack := func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -207,6 +210,7 @@ func TestTransportErrorsEndToEnd(t *testing.T) {
 // TestRequestTimeoutPerAttempt: a slow first attempt times out and the GET is retried; a
 // POST is not.
 func TestRequestTimeoutPerAttempt(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) == 1 {
@@ -239,6 +243,7 @@ func TestRequestTimeoutPerAttempt(t *testing.T) {
 
 // TestRetryStopsWithContext: a cancelled context ends the back-off at once.
 func TestRetryStopsWithContext(t *testing.T) {
+	t.Parallel()
 	h, n := scripted([]int{503, 503, 503, 503}, map[string]string{"Retry-After": "30"}, okEvents)
 	f := newFake(t, h)
 	// The provider's wait: a real timer, which the context's deadline ends.

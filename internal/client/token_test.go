@@ -24,6 +24,7 @@ func eventsHandler(w http.ResponseWriter, r *http.Request) {
 
 // TestAuthModes checks the headers of each authentication mode.
 func TestAuthModes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		mutate     func(f *fakeAPI, cfg *Config)
@@ -71,6 +72,7 @@ func TestAuthModes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, eventsHandler)
 			if tc.fakeConfig != nil {
 				f.set(tc.fakeConfig)
@@ -119,8 +121,10 @@ func TestAuthModes(t *testing.T) {
 
 // TestJWTBodyForms accepts every JWT body form of SERVICE.md.
 func TestJWTBodyForms(t *testing.T) {
+	t.Parallel()
 	for _, form := range []string{"plain", "plain-newline", "json-string", "token", "jwt", "access_token"} {
 		t.Run(form, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, eventsHandler)
 			f.set(func(f *fakeAPI) { f.jwtForm = form })
 			c := f.newClient(nil)
@@ -140,6 +144,7 @@ func TestJWTBodyForms(t *testing.T) {
 
 // TestTokenCacheConcurrent: N concurrent callers share one fetch.
 func TestTokenCacheConcurrent(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	f.set(func(f *fakeAPI) { f.jwtDelay = 50 * time.Millisecond })
 	c := f.newClient(nil)
@@ -170,6 +175,7 @@ func TestTokenCacheConcurrent(t *testing.T) {
 
 // TestTokenPerAccount caches one token per account.
 func TestTokenPerAccount(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -230,6 +236,7 @@ func TestTokenRefreshBeforeExpiry(t *testing.T) {
 
 // TestTokenRefreshFakeClock checks the refresh point with an injected clock.
 func TestTokenRefreshFakeClock(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	var mu sync.Mutex
@@ -255,6 +262,7 @@ func TestTokenRefreshFakeClock(t *testing.T) {
 
 // Test401RefreshesOnce: a rejected token is refreshed once and the call repeated once.
 func Test401RefreshesOnce(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -276,6 +284,7 @@ func Test401RefreshesOnce(t *testing.T) {
 // Test401Persistent: a service that keeps answering 401 costs one refresh and one repeat,
 // then an error with the credentials advice.
 func Test401Persistent(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	f.set(func(f *fakeAPI) { f.minSeq = 1 << 60 })
@@ -296,6 +305,7 @@ func Test401Persistent(t *testing.T) {
 // TestParallel401SharedRefresh: callers that fail together with the same token share one
 // refresh.
 func TestParallel401SharedRefresh(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -328,6 +338,7 @@ func TestParallel401SharedRefresh(t *testing.T) {
 
 // TestPreIssuedJWTRejected: with a pre-issued JWT a 401 is reported, never refreshed.
 func TestPreIssuedJWTRejected(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	f.set(func(f *fakeAPI) { f.ttl = -time.Minute }) // already expired
 	expired := f.issue(testAccount)
@@ -349,6 +360,7 @@ func TestPreIssuedJWTRejected(t *testing.T) {
 
 // TestJWTEndpointErrors: wrong credentials and other failures of the JWT endpoint.
 func TestJWTEndpointErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("wrong password", func(t *testing.T) {
 		f := newFake(t, eventsHandler)
 		c := f.newClient(func(cfg *Config) { cfg.Password = "wrong" })
@@ -425,6 +437,7 @@ func TestJWTEndpointErrors(t *testing.T) {
 // TestTokenLeaderCancelled: a caller whose context ends does not fail the callers that
 // share its fetch.
 func TestTokenLeaderCancelled(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	f.set(func(f *fakeAPI) { f.jwtDelay = 200 * time.Millisecond })
 	c := f.newClient(nil)

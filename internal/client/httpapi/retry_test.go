@@ -15,6 +15,7 @@ import (
 
 // TestBackoff checks Retry-After parsing and the jittered exponential back-off bounds.
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -65,6 +66,7 @@ func TestBackoff(t *testing.T) {
 // TestRetryPolicyTransportErrors: what counts as "not sent" for POST and PATCH; a host name
 // that does not resolve is not retried at all.
 func TestRetryPolicyTransportErrors(t *testing.T) {
+	t.Parallel()
 	urlErr := func(err error) error { return &url.Error{Op: "Post", URL: "http://x", Err: err} }
 	refused := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}})
 	dns := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "x", IsTemporary: true}})
@@ -108,6 +110,7 @@ func TestRetryPolicyTransportErrors(t *testing.T) {
 // TestWaitBudget: the waits between the attempts of one request add up to at most
 // maxTotalWait, each cut to what is left, and retrying stops once the budget is spent.
 func TestWaitBudget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		waits []time.Duration // what the back-off asks for, attempt by attempt
@@ -174,6 +177,7 @@ func TestWaitBudgetRetryWait(t *testing.T) {
 // TestRetryStopsWhenBudgetIsSpent: once the waits of a request add up to maxTotalWait, an
 // answer that would be retried is not; before that it is.
 func TestRetryStopsWhenBudgetIsSpent(t *testing.T) {
+	t.Parallel()
 	c := &Client{now: time.Now}
 	rc := c.retryClient(context.Background(), http.MethodGet)
 	throttled := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
