@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -435,29 +436,44 @@ func TestJWTEndpointErrors(t *testing.T) {
 }
 
 // TestTokenLeaderCancelled: a caller whose context ends does not fail the callers that
-// share its fetch.
+// share its fetch. The JWT endpoint holds its answers until the leader has been cancelled.
 func TestTokenLeaderCancelled(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, eventsHandler)
-	f.set(func(f *fakeAPI) { f.jwtDelay = 200 * time.Millisecond })
-	c := f.newClient(nil)
+	fake := newFake(t, eventsHandler)
+	arrived := make(chan struct{}, 8)
+	release := make(chan struct{})
+	fake.set(func(f *fakeAPI) {
+		f.jwtHandler = func(w http.ResponseWriter, r *http.Request) {
+			arrived <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			_, _ = io.WriteString(w, fake.issue(testAccount))
+		}
+	})
+	c := fake.newClient(nil)
 	leaderCtx, cancel := context.WithCancel(context.Background())
 	leaderErr := make(chan error, 1)
 	go func() {
 		_, err := c.Token(leaderCtx, "")
 		leaderErr <- err
 	}()
-	time.Sleep(30 * time.Millisecond)
+	<-arrived // the leader's fetch is at the JWT endpoint
 	followerErr := make(chan error, 1)
 	go func() {
 		_, err := c.Token(context.Background(), "")
 		followerErr <- err
 	}()
+	// A nudge for the follower to join the fetch before the leader ends; the outcome is the
+	// same if it joins later (it then starts a fetch of its own).
 	time.Sleep(30 * time.Millisecond)
 	cancel()
 	if err := <-leaderErr; !errors.Is(err, context.Canceled) {
 		t.Errorf("leader: %v", err)
 	}
+	close(release)
 	if err := <-followerErr; err != nil {
 		t.Errorf("follower: %v", err)
 	}
