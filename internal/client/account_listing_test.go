@@ -19,6 +19,7 @@ import (
 // (the next call lists again and reports the service's answer), and a negative TTL lists
 // every time.
 func TestAccountSubscriptions(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 150)
 	c := e.client()

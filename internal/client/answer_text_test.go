@@ -74,6 +74,7 @@ func decodeAndCheck(body []byte) ([]Subscription, error) {
 // separator character is refused, with the subscription and the field named, the character
 // shown by its code point and never itself.
 func TestCheckAnswer_unsafeText(t *testing.T) {
+	t.Parallel()
 	for _, field := range subscriptionTextFields {
 		for _, c := range unsafeSamples {
 			t.Run(field+"/"+c.name, func(t *testing.T) {
@@ -99,6 +100,7 @@ func TestCheckAnswer_unsafeText(t *testing.T) {
 // TestCheckAnswer_printableText: printable text, non-ASCII letters and symbols included, is
 // accepted and kept as it is.
 func TestCheckAnswer_printableText(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"Umgebung-é", "日本の通知", "ops 🚀 alerts", "Ærø/Œuvre – “quoted”", "a\u00a0b"} {
 		for _, field := range subscriptionTextFields {
 			subs, err := decodeAndCheck(answerWith(t, field, text))
@@ -118,6 +120,7 @@ func TestCheckAnswer_printableText(t *testing.T) {
 // TestCheckAnswer_noID: a subscription an answer gives without an id (a create answer may) is
 // named by its event.
 func TestCheckAnswer_noID(t *testing.T) {
+	t.Parallel()
 	subs := []Subscription{{EventName: "ATOM.STATUS", CreatedBy: "a\x1b[31mb"}}
 	err := checkAnswer(testAccount, subs, false)
 	if err == nil || !strings.Contains(err.Error(), `without an id (event "ATOM.STATUS") whose createdBy`) {
@@ -129,6 +132,7 @@ func TestCheckAnswer_noID(t *testing.T) {
 // refused, naming the record and the field; a description is kept with such characters
 // escaped; printable names pass.
 func TestDecodeCatalogue_unsafeText(t *testing.T) {
+	t.Parallel()
 	for _, c := range unsafeSamples {
 		t.Run(c.name, func(t *testing.T) {
 			body, _ := json.Marshal([]any{"ATOM.STATUS", map[string]string{"name": "EVIL." + c.text}})
@@ -157,6 +161,7 @@ func TestDecodeCatalogue_unsafeText(t *testing.T) {
 // TestDecodeTopicResult_unsafeText: a topic answer with an unsafe character in a field it
 // reports is refused, naming the field.
 func TestDecodeTopicResult_unsafeText(t *testing.T) {
+	t.Parallel()
 	for _, field := range []string{"name", "topic.name", "environment.id"} {
 		for _, c := range unsafeSamples {
 			name, topic, env := "ops-alerts", "alerts", "env-1"

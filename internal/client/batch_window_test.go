@@ -10,6 +10,7 @@ import (
 // the rate limiter would grant its request, whichever is later; both when a batch starts with
 // nothing in flight and when the request it gathered behind ends.
 func TestBatchWindowWaitsForTheLimiter(t *testing.T) {
+	t.Parallel()
 	const window = 10 * time.Millisecond
 	for _, tc := range []struct {
 		name      string

@@ -14,6 +14,7 @@ import (
 // service. Regression test: an interrupted apply lost a subscription that the
 // service created from a request in flight, and the next apply created it again.
 func TestCancelledCreateInFlight(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var posts atomic.Int32
@@ -49,6 +50,7 @@ func TestCancelledCreateInFlight(t *testing.T) {
 // caller has cancelled ends the call with the cancellation, without another
 // attempt.
 func TestCancelledCreateNotRetried(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var posts atomic.Int32

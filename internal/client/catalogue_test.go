@@ -9,6 +9,7 @@ import (
 
 // TestCatalogueShapes covers every shape SERVICE.md allows, for each catalogue.
 func TestCatalogueShapes(t *testing.T) {
+	t.Parallel()
 	type entries = []CatalogueEntry
 	tests := []struct {
 		name    string
@@ -48,6 +49,7 @@ func TestCatalogueShapes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path != tc.cat.path {
 					t.Errorf("path %s, want %s", r.URL.Path, tc.cat.path)
@@ -84,6 +86,7 @@ func TestCatalogueShapes(t *testing.T) {
 // TestCatalogueNeedsAccount: without a pre-issued JWT, the catalogue calls need the default
 // account whose token they use.
 func TestCatalogueNeedsAccount(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(func(cfg *Config) { cfg.AccountID = "" })
 	if _, err := c.ListEvents(context.Background()); err == nil {

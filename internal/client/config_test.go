@@ -13,6 +13,7 @@ import (
 
 // TestNewValidation covers every configuration rule.
 func TestNewValidation(t *testing.T) {
+	t.Parallel()
 	valid := Config{Config: httpapi.Config{BaseURL: "https://api.example.com/", AuthURL: "https://auth.example.com", AccountID: "a", Username: "u", Password: "p"}}
 	tests := []struct {
 		name    string
@@ -65,6 +66,7 @@ func TestNewValidation(t *testing.T) {
 
 // TestConfigRedaction: no secret in any rendering of a Config or Client.
 func TestConfigRedaction(t *testing.T) {
+	t.Parallel()
 	cfg := Config{
 		Config: httpapi.Config{
 			BaseURL:    "https://x",

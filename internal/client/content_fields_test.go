@@ -87,6 +87,7 @@ func subscriptionOf(t *testing.T, in SubscriptionInput) Subscription {
 // every field of Subscription but the server-managed ones: a field left out of contentFields
 // would let a lost create answer adopt a subscription that differs only in it.
 func TestContentFields(t *testing.T) {
+	t.Parallel()
 	listed := make(map[string]bool)
 	for _, f := range contentFields {
 		listed[f.name] = true
@@ -160,6 +161,7 @@ func TestContentFields(t *testing.T) {
 // TestContentKey_spellings checks each field's comparison: what the service may spell back
 // differently is the same content, anything else is not.
 func TestContentKey_spellings(t *testing.T) {
+	t.Parallel()
 	off := false
 	base := SubscriptionInput{EventName: "Atom.Status", DestinationType: "EVENT_STREAMS", LogLevel: "WARNING",
 		EventStreamsEnvironment: "env-1", EventStreamsEnvironmentName: "Env", EventStreamsTopic: "Topic"}

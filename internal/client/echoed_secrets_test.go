@@ -52,6 +52,7 @@ func noSecrets(t *testing.T, what, s string, secrets map[string]string) {
 }
 
 func TestEchoedSecretsRedacted(t *testing.T) {
+	t.Parallel()
 	basic := base64.StdEncoding.EncodeToString([]byte(testUser + ":" + hostilePassword))
 	// echoJSON and echoHTML answer what they were sent: the Authorization header, and the
 	// password and OTP as the endpoint would have read them.
@@ -92,6 +93,7 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			service := tc.service
 			if service == nil {
 				service = func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, `[]`) }
@@ -198,6 +200,7 @@ var (
 // another writer's escaping (issue 38, item 1); a service redirects with it percent-encoded
 // but for its '/'. The error and the log hold the marker where it was, and neither holds it.
 func TestEchoedSecretsOtherEscapings(t *testing.T) {
+	t.Parallel()
 	echo := func(inner func(string) string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusUnauthorized, `{"error":"Unauthorized","messages":["password `+inner(echoedPassword)+` is wrong"],`+
@@ -231,6 +234,7 @@ func TestEchoedSecretsOtherEscapings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			service := tc.service
 			if service == nil {
 				service = func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, `[]`) }
@@ -264,6 +268,7 @@ func TestEchoedSecretsOtherEscapings(t *testing.T) {
 // are masked in the TRACE log only where a whole value is one of them: the request's URL,
 // which holds both letters, is logged as it is, and no field or message is masked in part.
 func TestShortSecretsNotSpelled(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, `[]`) })
 	f.set(func(f *fakeAPI) { f.acceptPass, f.requireOTP = "p", "ht" })
 	c := f.newClient(func(cfg *Config) { cfg.Password, cfg.OTP = "p", "ht" })
@@ -289,6 +294,7 @@ func TestShortSecretsNotSpelled(t *testing.T) {
 // JWT with every character \u-escaped (issue 38, item 1: every decoded string) shows the
 // marker in its place.
 func TestEchoedBearerInBulkMessage(t *testing.T) {
+	t.Parallel()
 	id := "00000000-0000-4000-8000-000000000001"
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")

@@ -15,6 +15,7 @@ import (
 // TestErrorShapes covers every error of the spec's Errors section and bodies that are not
 // JSON at all.
 func TestErrorShapes(t *testing.T) {
+	t.Parallel()
 	long := "<html><head><title>502 Bad Gateway</title></head><body>" + strings.Repeat("<p>upstream error é</p>", 100) + "</body></html>"
 	tests := []struct {
 		name       string
@@ -152,6 +153,7 @@ func TestErrorShapes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 				ct := tc.ctype
 				if ct == "" {
@@ -211,6 +213,7 @@ func TestErrorShapes(t *testing.T) {
 
 // TestDecodeErrors: a 2xx body that does not decode names the operation.
 func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		call func(ctx context.Context, c *Client) error
@@ -260,6 +263,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, tc.body) })
 			err := tc.call(context.Background(), f.newClient(nil))
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -272,6 +276,7 @@ func TestDecodeErrors(t *testing.T) {
 // TestTruncatedSuccessBody: a connection cut in the middle of a 200 body is an error, not
 // a panic or a silently short result.
 func TestTruncatedSuccessBody(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", "1000")
 		w.WriteHeader(200)
@@ -286,6 +291,7 @@ func TestTruncatedSuccessBody(t *testing.T) {
 
 // TestContextErrors: cancellation and deadlines come back wrapped but matchable.
 func TestContextErrors(t *testing.T) {
+	t.Parallel()
 	block := make(chan struct{})
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		select {

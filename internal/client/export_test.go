@@ -14,3 +14,6 @@ func CreatedClock(c *Client) (width time.Duration, samples int, known bool) {
 	cal, known := c.createdClock.snapshot()
 	return cal.width(), cal.samples, known
 }
+
+// WaitRecorder is waitRecorder (waits_test.go) for the cross-tests.
+type WaitRecorder = waitRecorder

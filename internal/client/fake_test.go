@@ -75,9 +75,22 @@ type fakeAPI struct {
 	jwtReqs    []recorded
 	apiReqs    []recorded
 
-	jwtFetches atomic.Int32 // successful JWT responses
-	apiCalls   atomic.Int32 // requests that reached the handler
-	rejected   atomic.Int32 // 401s answered to service calls
+	jwtFetches atomic.Int32     // successful JWT responses
+	apiCalls   atomic.Int32     // requests that reached the handler
+	rejected   atomic.Int32     // 401s answered to service calls
+	retries    waitRecorder     // the RetryWait of testConfig: the waits between attempts
+	clock      func() time.Time // the fake's time for issuing and checking tokens; nil: time.Now
+}
+
+// now reads the fake's clock.
+func (f *fakeAPI) now() time.Time {
+	f.mu.Lock()
+	clock := f.clock
+	f.mu.Unlock()
+	if clock == nil {
+		return time.Now()
+	}
+	return clock()
 }
 
 // newFake starts a fake accepting testUser/testPassword.
@@ -128,7 +141,7 @@ func (f *fakeAPI) issue(account string) string {
 	if ttl == 0 {
 		ttl = 5 * time.Minute
 	}
-	now := time.Now()
+	now := f.now()
 	claims := jwt.MapClaims{"sub": testUser, "acct": account, "seq": seq, "iat": now.Unix()}
 	if !noExp {
 		claims["exp"] = now.Add(ttl).Unix()
@@ -195,7 +208,7 @@ func (f *fakeAPI) verify(auth string, minSeq int64) (string, bool) {
 	}
 	claims := jwt.MapClaims{}
 	_, err := jwt.ParseWithClaims(raw, claims, func(*jwt.Token) (any, error) { return testSigningKey(), nil },
-		jwt.WithValidMethods([]string{"HS256"}))
+		jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(f.now))
 	if err != nil {
 		return "", false
 	}
@@ -274,6 +287,7 @@ func (f *fakeAPI) testConfig() Config {
 			UserAgent:    testUA,
 			RetryWaitMin: time.Millisecond,
 			RetryWaitMax: 5 * time.Millisecond,
+			RetryWait:    f.retries.Wait,
 		},
 	}
 }

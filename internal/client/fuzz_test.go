@@ -175,6 +175,7 @@ func FuzzBulkStatuses(f *testing.F) {
 // error that matches httpapi.ErrMalformedResponse (the provider then warns that a
 // write may have taken effect) and describes the body, not Go types.
 func TestMalformedResponseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body string
 		want string

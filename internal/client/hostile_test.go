@@ -26,6 +26,7 @@ func noUnsafeText(t *testing.T, what, s string) {
 }
 
 func TestServiceText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 	}{
@@ -61,6 +62,7 @@ func TestServiceText(t *testing.T) {
 // TestHostileErrorBody: what a failed answer says reaches httpapi.APIError, its message and its
 // diagnostics escaped and bounded, from the service and from the JWT endpoint alike.
 func TestHostileErrorBody(t *testing.T) {
+	t.Parallel()
 	forged := "\x1b[2K\r\x1b[1;32mApply complete! Resources: 0 added, 0 changed, 0 destroyed.\x1b[0m\n"
 	many := make([]string, 100)
 	for i := range many {
@@ -86,6 +88,7 @@ func TestHostileErrorBody(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, tc.status, tc.body) })
 			if tc.jwt {
 				f.set(func(f *fakeAPI) {
@@ -145,6 +148,7 @@ func jsonEscape(s string) string {
 
 // TestHostileBulkMessage: a bulk item's message is escaped and bounded too.
 func TestHostileBulkMessage(t *testing.T) {
+	t.Parallel()
 	id := "00000000-0000-4000-8000-000000000001"
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 207, `{"operationStatuses":[{"subscriptionId":"`+id+`","httpEquivalentCode":400,"message":"`+
@@ -181,6 +185,7 @@ func endlessPages(calls *atomic.Int64, pageSize int, dup bool, extra string) htt
 // TestListingBounded: a service that never marks a last page is listed up to a bound, and the
 // listing fails with an error that says what the service did; nothing of it is returned.
 func TestListingBounded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		pageSize  int
@@ -201,6 +206,7 @@ func TestListingBounded(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var calls atomic.Int64
 			f := newFake(t, endlessPages(&calls, tc.pageSize, tc.dup, tc.extra))
 			c := f.newClient(nil)
@@ -224,6 +230,7 @@ func TestListingBounded(t *testing.T) {
 // TestListingDeadline: a listing ends at its own deadline, with an error that names it and
 // does not pass for the caller's timeout.
 func TestListingDeadline(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int64
 	f := newFake(t, endlessPages(&calls, 1, false, ""))
 	c := f.newClient(nil)
@@ -241,6 +248,7 @@ func TestListingDeadline(t *testing.T) {
 
 // TestListingWithinBounds: an account of exactly the bound is listed whole.
 func TestListingWithinBounds(t *testing.T) {
+	t.Parallel()
 	h := pagedHandler(t, 250, func(pn, ps, tp int) string { return fmt.Sprintf(`{"totalPages":%d}`, tp) })
 	f := newFake(t, h)
 	c := f.newClient(nil)
@@ -254,6 +262,7 @@ func TestListingWithinBounds(t *testing.T) {
 // TestAccountIDRefused: an account id that a proxy could resolve to another path is refused
 // before any request, the JWT request included, whether configured or given to a call.
 func TestAccountIDRefused(t *testing.T) {
+	t.Parallel()
 	bad := []string{".", "..", "a/b", `a\b`, "acc\x1b[2J", "acc\r", "acc\u202e", "acc\u2066", "acc\u200e", "acc\u0085", "\xff", strings.Repeat("a", 257)}
 	for _, id := range bad {
 		t.Run(fmt.Sprintf("%q", id), func(t *testing.T) {
@@ -297,6 +306,7 @@ func TestAccountIDRefused(t *testing.T) {
 // TestSubscriptionIDRefused: a subscription id that is not one path segment is refused before
 // any request.
 func TestSubscriptionIDRefused(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 204, "") })
 	c := f.newClient(nil)
 	for _, id := range []string{"", ".", "..", "a/b", "x\x1b", "x\u202e"} {
@@ -318,6 +328,7 @@ func TestSubscriptionIDRefused(t *testing.T) {
 // account (the caller's in another letter case included: httpapi.SameAccount) or carry oversized
 // fields never reach the caller, and every subscription carries the account asked about.
 func TestHostileSubscriptionAnswers(t *testing.T) {
+	t.Parallel()
 	const id = "6B0E4C8A-1D2F-4A3B-9C5D-7E8F9A0B1C2D"
 	sub := func(id, extra string) string {
 		return `{"subscriptionId":"` + id + `","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"` + extra + `}`
@@ -340,6 +351,7 @@ func TestHostileSubscriptionAnswers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodPost {
 					writeJSON(w, 201, `{"subscriptions":[`+tc.body+`]}`)
@@ -384,6 +396,7 @@ func TestHostileSubscriptionAnswers(t *testing.T) {
 // the caller: the account is read to settle it, and a listing that says the same fails the
 // create loudly, with nothing adopted.
 func TestHostileCreateAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		body := `{"subscriptions":[{"subscriptionId":".","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}]}`
 		if r.Method == http.MethodPost {
@@ -415,6 +428,7 @@ func TestHostileCreateAnswer(t *testing.T) {
 // TestHostileTokenBody: a JWT endpoint that answers with control characters or an oversized
 // token gives no token, and the error neither repeats the body nor carries the characters.
 func TestHostileTokenBody(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{"eyJ\x1b[2K\rApply complete!", "eyJ.\u202e.x", `{"token":"a\u009bb"}`, strings.Repeat("e", httpapi.MaxTokenBytes+1)} {
 		f := newFake(t, nil)
 		f.set(func(f *fakeAPI) {

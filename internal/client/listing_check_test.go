@@ -8,6 +8,7 @@ import (
 // listingCheck flags each disagreement between pages and their metadata, and nothing that the
 // service leaves unsaid.
 func TestListingCheck(t *testing.T) {
+	t.Parallel()
 	n := func(v int64) *flexInt64 { f := flexInt64(v); return &f }
 	yes, no := true, false
 	page := func(items int) *Page { return &Page{Subscriptions: make([]Subscription, items)} }

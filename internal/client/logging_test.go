@@ -17,6 +17,7 @@ import (
 // TestSecretsNeverLogged runs calls at TRACE in every auth mode, with a service that even
 // echoes the credentials back, and asserts that none of them reaches the log.
 func TestSecretsNeverLogged(t *testing.T) {
+	t.Parallel()
 	modes := []struct {
 		name    string
 		mutate  func(f *fakeAPI, cfg *Config)
@@ -35,6 +36,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 	}
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 				auth := r.Header.Get("Authorization")
 				switch {
@@ -110,6 +112,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 // TestLogContent checks DEBUG and TRACE entries: fields of each attempt, bodies of service
 // calls, and no body of the JWT endpoint.
 func TestLogContent(t *testing.T) {
+	t.Parallel()
 	h, _ := scripted([]int{503}, nil, func(w http.ResponseWriter) { writeJSON(w, 200, `["ONLY_EVENT"]`) })
 	f := newFake(t, h)
 	c := f.newClient(nil)

@@ -37,6 +37,7 @@ func (c remoteConn) Write(b []byte) (int, error) {
 // the way) is closed before a byte is written; the error says so and names what to do, and
 // it is not retried.
 func TestPlainHTTP_refusesNonLoopbackRemote(t *testing.T) {
+	t.Parallel()
 	var written atomic.Int64
 	var dials atomic.Int32
 	fakeDial := func(_ context.Context, _, _ string) (net.Conn, error) {
@@ -88,6 +89,7 @@ func TestPlainHTTP_refusesNonLoopbackRemote(t *testing.T) {
 // server. (This machine's /etc/hosts names localhost; the dialer seeing only IP literals is
 // what holds where it does not.)
 func TestPlainHTTP_localhostWithoutDNS(t *testing.T) {
+	t.Parallel()
 	elsewhere, trap := nonLoopbackListener(t)
 	dns, queries := fakeDNS(t, elsewhere)
 	resolver := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {

@@ -16,6 +16,7 @@ import (
 // alike: "ACC-TEST" is another account than "acc-test" for the mock's authorisation, its
 // store, the client's token cache and the client's check of an answer.
 func TestMockAccountCase_oneRule(t *testing.T) {
+	t.Parallel()
 	upper := strings.ToUpper(itAccount)
 	if httpapi.SameAccount(itAccount, upper) || !httpapi.SameAccount(itAccount, itAccount) {
 		t.Fatalf("SameAccount(%q, %q) must be false and SameAccount of an id with itself true", itAccount, upper)

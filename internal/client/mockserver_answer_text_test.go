@@ -16,6 +16,7 @@ import (
 // operation that returns subscriptions refuses the answer, naming the subscription and the
 // field, and nothing of the forged text reaches the error.
 func TestMockForgedText_refused(t *testing.T) {
+	t.Parallel()
 	const forged = "alerts\x1b]8;;https://evil.example\a\r\n  + forged\u202e"
 	e, c := newMockClient(t, func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
 	sub := e.seed(itAccount, 1)[0]
@@ -73,6 +74,7 @@ func TestMockForgedText_refused(t *testing.T) {
 // created again; when only the create's answer is forged, the listing that settles it finds
 // the subscription and hands it out, as for a lost answer.
 func TestMockForgedText_createOutcome(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		fault mockserver.Fault
@@ -83,6 +85,7 @@ func TestMockForgedText_createOutcome(t *testing.T) {
 			ForgeMember: "createdBy", ForgeValue: "ops\x1b[2J"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			e, c := newMockClient(t, func(cfg *client.Config) { cfg.ListCacheTTL = -1 })
 			e.mock.InjectFault(tc.fault)
 			subs, err := c.CreateSubscriptions(context.Background(), itAccount, []client.SubscriptionInput{{

@@ -18,7 +18,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -44,29 +43,9 @@ type mockEnv struct {
 	t     *testing.T
 	mock  *mockserver.Server
 	srv   *httptest.Server
-	waits settleWaits
-}
-
-// settleWaits records the waits of the grace period of lost create answers and returns at
-// once, so that no test waits for them.
-type settleWaits struct {
-	mu    sync.Mutex
-	waits []time.Duration
-}
-
-// wait is client.Config.SettleWait.
-func (w *settleWaits) wait(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.waits = append(w.waits, d)
-	return ctx.Err()
-}
-
-// all returns the waits recorded so far.
-func (w *settleWaits) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.waits)
+	waits client.WaitRecorder // the SettleWait of e.config: the grace period's waits
+	// retries is the RetryWait of e.config: the waits between the attempts of a request.
+	retries client.WaitRecorder
 }
 
 // newMockEnv starts a fresh mock server through the shared harness. With no users in cfg, the
@@ -99,8 +78,9 @@ func (e *mockEnv) config() client.Config {
 			RetryWaitMin: time.Millisecond,
 			RetryWaitMax: 10 * time.Millisecond,
 			UserAgent:    "terraform-provider-eventnotify/test",
+			RetryWait:    e.retries.Wait,
 		},
-		SettleWait: e.waits.wait,
+		SettleWait: e.waits.Wait,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 // A listing whose pages disagree with their metadata is made again: 150 subscriptions on
 // pages of 100, disturbed once, are listed whole, at the cost of one more listing.
 func TestMockListingDisagreementListedAgain(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		fault     mockserver.Fault
@@ -95,6 +96,7 @@ func TestMockListingShiftWithoutTrace(t *testing.T) {
 // items with one read each: the service's 404 makes them 404, and one that still exists stays
 // without a status.
 func TestMockBulkDeleteSettledByReads(t *testing.T) {
+	t.Parallel()
 	html := mockserver.Fault{Status: http.StatusMultiStatus, Body: "<html><body>OK</body></html>", ContentType: "text/html"}
 	tests := []struct {
 		name      string
@@ -153,6 +155,7 @@ func withAfterWork(f mockserver.Fault) mockserver.Fault {
 // Batched deletes whose bulk answer misses statuses settle them with reads too: an item
 // deleted is no error, an item the service did not act on is an error that says so.
 func TestMockBatchedDeletesSettledByReads(t *testing.T) {
+	t.Parallel()
 	for _, afterWork := range []bool{true, false} {
 		t.Run(fmt.Sprintf("afterWork=%t", afterWork), func(t *testing.T) {
 			t.Parallel()

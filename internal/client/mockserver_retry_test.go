@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -144,8 +145,9 @@ func TestMockRetriedStatuses(t *testing.T) {
 	}
 }
 
-// A 429 with Retry-After on a POST is retried after the given delay (the mock sends whole
-// seconds, so this test takes about a second; nothing asserts the time).
+// A 429 with Retry-After on a POST is retried after the given delay: the mock sends whole
+// seconds, rounding the fault's millisecond up to "1", and the client asks for a wait of one
+// second (recorded through Config.RetryWait, not waited for).
 func TestMockRetryAfterOnPost(t *testing.T) {
 	t.Parallel()
 	e, c := newMockClient(t)
@@ -156,6 +158,9 @@ func TestMockRetryAfterOnPost(t *testing.T) {
 	}
 	e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, 2)
 	wantStored(t, e, opCreate, true)
+	if got, want := e.retries.All(), []time.Duration{time.Second}; !slices.Equal(got, want) {
+		t.Errorf("waits between attempts %v, want %v", got, want)
+	}
 }
 
 // PATCH and the topic's POST are not retried on 5xx (the service may have acted), and no

@@ -160,7 +160,7 @@ func TestMockCreateLandsLater(t *testing.T) {
 			wantCreatedFor(t, []client.SubscriptionInput{in}, got)
 			e.wantCount(http.MethodPost, mockserver.RouteSubscriptions, tt.wantPosts)
 			e.wantCount(http.MethodGet, mockserver.RouteSubscriptions, min(tt.later, 5))
-			if w, want := e.waits.all(), allWaits[:min(tt.later, 5)-1]; !slices.Equal(w, want) {
+			if w, want := e.waits.All(), allWaits[:min(tt.later, 5)-1]; !slices.Equal(w, want) {
 				t.Errorf("waited %v, want %v", w, want)
 			}
 			// One more look at the account lands what is still pending.

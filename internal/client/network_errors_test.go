@@ -33,6 +33,7 @@ import (
 // address; nothing reaches the server. The control, a resolver that fails for now, is
 // retried as before.
 func TestPermanentNetworkErrors(t *testing.T) {
+	t.Parallel()
 	var reached atomic.Int32
 	count := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { reached.Add(1) })
 	trusted := httptest.NewUnstartedServer(count)

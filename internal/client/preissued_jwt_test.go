@@ -15,6 +15,7 @@ import (
 // account; every operation for another account fails with httpapi.ErrPreIssuedJWTAccount before
 // anything is sent, while the configured account's calls carry it.
 func TestPreIssuedJWT_otherAccountSendsNothing(t *testing.T) {
+	t.Parallel()
 	var requests, otherAccount atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)

@@ -11,6 +11,7 @@ import (
 // TestLimiterRespectsDeadline: a wait that cannot finish before the deadline fails at once
 // with an error matching context.DeadlineExceeded, and is not retried.
 func TestLimiterRespectsDeadline(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(func(cfg *Config) {
 		cfg.Username, cfg.Password, cfg.AuthURL, cfg.JWT = "", "", "", f.issue(testAccount)

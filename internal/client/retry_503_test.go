@@ -12,6 +12,7 @@ import (
 // A bare 503 on them is still not retried (TestRetries). Regression test: an
 // apply failed on the first rate-limiting 503 of a create.
 func TestRetries503WithRetryAfter(t *testing.T) {
+	t.Parallel()
 	post := func(ctx context.Context, c *Client) error { _, err := c.CreateSubscriptions(ctx, "", nil); return err }
 	patch := func(ctx context.Context, c *Client) error {
 		_, err := c.BulkDeleteSubscriptions(ctx, "", []string{"a"})
@@ -27,6 +28,7 @@ func TestRetries503WithRetryAfter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h, n := scripted([]int{503, 503}, map[string]string{"Retry-After": "0"}, tc.success)
 			c := newFake(t, h).newClient(nil)
 			if err := tc.call(context.Background(), c); err != nil {

@@ -15,6 +15,7 @@ import (
 // TestListPagingEnds: paging ends at an empty or repeated page when the service gives no
 // usable metadata, and reads on past a short page (a server may clamp the page size).
 func TestListPagingEnds(t *testing.T) {
+	t.Parallel()
 	item := func(n int) string {
 		return fmt.Sprintf(`{"subscriptionId":"00000000-0000-4000-8000-%012d","eventName":"E","destinationType":"EVENT_STREAMS","logLevel":"INFO"}`, n)
 	}
@@ -39,6 +40,7 @@ func TestListPagingEnds(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var calls atomic.Int32
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 				n := int(calls.Add(1)) - 1
@@ -58,6 +60,7 @@ func TestListPagingEnds(t *testing.T) {
 // TestResponseTooLarge: a body beyond the read limit fails with a message that says so, not
 // with a JSON syntax error.
 func TestResponseTooLarge(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(200)
@@ -78,6 +81,7 @@ func TestResponseTooLarge(t *testing.T) {
 // TestNotFoundOnlyFromTheService: only the service's own 404 matches httpapi.ErrNotFound; the JWT
 // endpoint's 404 and a gateway's never do, and each error names the address that answered.
 func TestNotFoundOnlyFromTheService(t *testing.T) {
+	t.Parallel()
 	serviceBody := `{"error":"Entity not found","messages":["Subscription s1 not found"],"path":"/x"}`
 	tests := []struct {
 		name         string
@@ -93,6 +97,7 @@ func TestNotFoundOnlyFromTheService(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			answer := func(w http.ResponseWriter) {
 				if tc.body == "" {
 					w.WriteHeader(404)
@@ -122,6 +127,7 @@ func TestNotFoundOnlyFromTheService(t *testing.T) {
 // TestRedirectNotFollowed: a 3xx answer is an error naming its Location, for every method and
 // for the JWT endpoint; the target never receives a request, so the token never travels.
 func TestRedirectNotFollowed(t *testing.T) {
+	t.Parallel()
 	var targetHits atomic.Int32
 	target := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		targetHits.Add(1)
@@ -186,6 +192,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 // TestOTPRejectedAdvice: a JWT request with a one-time password that fails says that it
 // carried one, so that the provider can say the OTP may have expired or been used.
 func TestOTPRejectedAdvice(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
 	f.set(func(f *fakeAPI) { f.requireOTP = "111111" })
 	_, err := f.newClient(func(c *Config) { c.OTP = "222222" }).Token(context.Background(), "")

@@ -113,6 +113,7 @@ func mustRead(t *testing.T, c *Client, account, id string) Subscription {
 }
 
 func TestReadSubscription_servesReadsFromOneListing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name         string
 		mockMax      int // the mock's maximum page size (0: 100)
@@ -146,6 +147,7 @@ func TestReadSubscription_servesReadsFromOneListing(t *testing.T) {
 }
 
 func TestReadSubscription_defaults(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	c := e.client()
 	if c.cfg.ListPageSize != 100 || c.cfg.ListCacheTTL != time.Minute {
@@ -154,6 +156,7 @@ func TestReadSubscription_defaults(t *testing.T) {
 }
 
 func TestReadSubscription_concurrentFirstReadsShareOneListing(t *testing.T) {
+	t.Parallel()
 	// Latency makes every reader arrive while the first listing is in flight; the counts
 	// below hold whatever the timing.
 	e := newCacheEnv(t, mockserver.Config{Latency: 5 * time.Millisecond})
@@ -184,6 +187,7 @@ func TestReadSubscription_concurrentFirstReadsShareOneListing(t *testing.T) {
 }
 
 func TestReadSubscription_missingIDsAreReadOneByOne(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 10)
 	gone := subs[3]
@@ -216,6 +220,7 @@ func TestReadSubscription_missingIDsAreReadOneByOne(t *testing.T) {
 }
 
 func TestReadSubscription_emptyAccount(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	c := e.client()
 	_, err := c.ReadSubscription(t.Context(), cacheAccount, "3fa85f64-5717-4562-b3fc-2c963f66afa6")
@@ -226,6 +231,7 @@ func TestReadSubscription_emptyAccount(t *testing.T) {
 }
 
 func TestReadSubscription_accountsAreSeparate(t *testing.T) {
+	t.Parallel()
 	const other = "acc-cache-other"
 	e := newCacheEnv(t, mockserver.Config{})
 	a, b := e.seed(cacheAccount, 5), e.seed(other, 5)
@@ -248,6 +254,7 @@ func TestReadSubscription_accountsAreSeparate(t *testing.T) {
 // TestReadSubscription_writesInvalidate runs every write of the Client between two reads: the
 // second read lists the account again and sees the write.
 func TestReadSubscription_writesInvalidate(t *testing.T) {
+	t.Parallel()
 	in := SubscriptionInput{EventName: "NEW.EVENT", DestinationType: "EVENT_STREAMS", LogLevel: "INFO"}
 	cases := []struct {
 		name  string
@@ -337,6 +344,7 @@ func wantGone(t *testing.T, c *Client, id string) {
 }
 
 func TestReadSubscription_listingErrorFallsBackToSingleReads(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 10)
 	remove := e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusForbidden})
@@ -375,6 +383,7 @@ func TestReadSubscription_listingErrorFallsBackToSingleReads(t *testing.T) {
 }
 
 func TestReadSubscription_ttl(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 3)
 	c := e.client()
@@ -394,6 +403,7 @@ func TestReadSubscription_ttl(t *testing.T) {
 }
 
 func TestReadSubscription_disabled(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 3)
 	c := e.client(func(cfg *Config) { cfg.ListCacheTTL = -1 })
@@ -406,6 +416,7 @@ func TestReadSubscription_disabled(t *testing.T) {
 }
 
 func TestReadSubscription_argumentErrors(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	c := e.client(func(cfg *Config) { cfg.AccountID = "" })
 	if _, err := c.ReadSubscription(t.Context(), "", "x"); !errors.Is(err, httpapi.ErrNoAccount) {
@@ -418,6 +429,7 @@ func TestReadSubscription_argumentErrors(t *testing.T) {
 }
 
 func TestReadSubscription_cancelledReadIsNotAFailedListing(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 3)
 	c := e.client()
@@ -452,6 +464,7 @@ func (h *holdFirstList) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestReadSubscription_writeDuringListing: a listing that was in flight while a write went
 // through is not kept, and a read that starts after the write does not join it.
 func TestReadSubscription_writeDuringListing(t *testing.T) {
+	t.Parallel()
 	for _, readDuringFlight := range []bool{true, false} {
 		t.Run(fmt.Sprintf("read during the stale flight %t", readDuringFlight), func(t *testing.T) {
 			e := newCacheEnv(t, mockserver.Config{})

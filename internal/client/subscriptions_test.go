@@ -61,6 +61,7 @@ func boolPtr(b bool) *bool { return &b }
 // TestOperationsWire checks every operation's method, path, query and body JSON names, and
 // the decoding of its response.
 func TestOperationsWire(t *testing.T) {
+	t.Parallel()
 	full := fullSubscription()
 	subPath := "/rest/v1/accounts/acc-1/subscriptions"
 	one := subPath + "/6f1c2a9e-0b7d-4c36-9a51-2b8f3e4d5c6a"
@@ -263,6 +264,7 @@ func TestOperationsWire(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 				if tc.respBody == "" {
 					w.WriteHeader(tc.status)
@@ -332,6 +334,7 @@ func deref(v any) any {
 // TestListEmptyAccount: 204 and the service's own 404 both mean "no subscriptions"; a 404
 // that is not the service's (no body, an HTML page, a router's JSON) is an error.
 func TestListEmptyAccount(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		handler http.HandlerFunc
@@ -358,6 +361,7 @@ func TestListEmptyAccount(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, tc.handler)
 			c := f.newClient(nil)
 			got, err := c.ListSubscriptions(context.Background(), "acc-1", ListOptions{})
@@ -408,6 +412,7 @@ func pagedHandler(t *testing.T, total int, meta func(pageNumber, pageSize, total
 
 // TestListPaging pages through three pages and stops by each of the documented signals.
 func TestListPaging(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		total     int
@@ -435,6 +440,7 @@ func TestListPaging(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			handler := pagedHandler(t, tc.total, tc.meta)
 			if tc.sameEvery {
 				inner := handler
@@ -483,6 +489,7 @@ func TestListPaging(t *testing.T) {
 // TestSubscriptionIDRequired guards against an empty ID turning a single-subscription call
 // into a collection call.
 func TestSubscriptionIDRequired(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { t.Errorf("unexpected request %s %s", r.Method, r.URL) })
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -499,6 +506,7 @@ func TestSubscriptionIDRequired(t *testing.T) {
 
 // TestPathEscaping: account and subscription IDs are path segments, escaped.
 func TestPathEscaping(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var paths []string
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
@@ -521,6 +529,7 @@ func TestPathEscaping(t *testing.T) {
 
 // TestBaseURLWithPath keeps a base URL's own path prefix.
 func TestBaseURLWithPath(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, nil)
 	f.set(func(f *fakeAPI) {
 		f.handler = func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, `["E1"]`) }

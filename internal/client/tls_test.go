@@ -18,6 +18,7 @@ import (
 // reaches it; the error is the certificate error, is not retried, and says
 // what failed. The same server is reached once its certificate is trusted.
 func TestUntrustedCertificate(t *testing.T) {
+	t.Parallel()
 	var reached atomic.Int32
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Add(1)

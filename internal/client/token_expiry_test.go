@@ -14,6 +14,7 @@ import (
 // TestTokenWithExpiry shares the token cache with Token, reports the cached expiry, and
 // replaces a cached token that has less than the asked validity left.
 func TestTokenWithExpiry(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	var mu sync.Mutex
@@ -74,6 +75,7 @@ func TestTokenWithExpiry(t *testing.T) {
 // TestTokenWithExpiryPreIssued returns the pre-issued JWT with its exp claim, refuses another
 // account, and reports no expiry for a token without exp.
 func TestTokenWithExpiryPreIssued(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	preIssued := f.issue(testAccount)
 	c := f.newClient(func(cfg *Config) { cfg.Username, cfg.Password, cfg.AuthURL, cfg.JWT = "", "", "", preIssued })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ func eventsHandler(w http.ResponseWriter, r *http.Request) {
 
 // TestAuthModes checks the headers of each authentication mode.
 func TestAuthModes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		mutate     func(f *fakeAPI, cfg *Config)
@@ -71,6 +73,7 @@ func TestAuthModes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, eventsHandler)
 			if tc.fakeConfig != nil {
 				f.set(tc.fakeConfig)
@@ -119,8 +122,10 @@ func TestAuthModes(t *testing.T) {
 
 // TestJWTBodyForms accepts every JWT body form of SERVICE.md.
 func TestJWTBodyForms(t *testing.T) {
+	t.Parallel()
 	for _, form := range []string{"plain", "plain-newline", "json-string", "token", "jwt", "access_token"} {
 		t.Run(form, func(t *testing.T) {
+			t.Parallel()
 			f := newFake(t, eventsHandler)
 			f.set(func(f *fakeAPI) { f.jwtForm = form })
 			c := f.newClient(nil)
@@ -140,6 +145,7 @@ func TestJWTBodyForms(t *testing.T) {
 
 // TestTokenCacheConcurrent: N concurrent callers share one fetch.
 func TestTokenCacheConcurrent(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	f.set(func(f *fakeAPI) { f.jwtDelay = 50 * time.Millisecond })
 	c := f.newClient(nil)
@@ -170,6 +176,7 @@ func TestTokenCacheConcurrent(t *testing.T) {
 
 // TestTokenPerAccount caches one token per account.
 func TestTokenPerAccount(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -191,11 +198,17 @@ func TestTokenPerAccount(t *testing.T) {
 }
 
 // TestTokenRefreshBeforeExpiry: a 2-second token is replaced before it expires, so the
-// service never sees an expired token.
+// service never sees an expired token. The client and the fake share a clock that the test
+// moves on by 1.7s, past the refresh point (0.4s before expiry) but not past the expiry.
 func TestTokenRefreshBeforeExpiry(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
-	f.set(func(f *fakeAPI) { f.ttl = 2 * time.Second })
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) // a whole second: exp is in seconds
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	f.set(func(f *fakeAPI) { f.ttl = 2 * time.Second; f.clock = clock })
 	c := f.newClient(nil)
+	c.now = clock
 	ctx := context.Background()
 	first, err := c.Token(ctx, "")
 	if err != nil {
@@ -204,7 +217,9 @@ func TestTokenRefreshBeforeExpiry(t *testing.T) {
 	if _, err := c.ListEvents(ctx); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1700 * time.Millisecond)
+	mu.Lock()
+	now = now.Add(1700 * time.Millisecond)
+	mu.Unlock()
 	if _, err := c.ListEvents(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -222,6 +237,7 @@ func TestTokenRefreshBeforeExpiry(t *testing.T) {
 
 // TestTokenRefreshFakeClock checks the refresh point with an injected clock.
 func TestTokenRefreshFakeClock(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	var mu sync.Mutex
@@ -247,6 +263,7 @@ func TestTokenRefreshFakeClock(t *testing.T) {
 
 // Test401RefreshesOnce: a rejected token is refreshed once and the call repeated once.
 func Test401RefreshesOnce(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -268,6 +285,7 @@ func Test401RefreshesOnce(t *testing.T) {
 // Test401Persistent: a service that keeps answering 401 costs one refresh and one repeat,
 // then an error with the credentials advice.
 func Test401Persistent(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	f.set(func(f *fakeAPI) { f.minSeq = 1 << 60 })
@@ -288,6 +306,7 @@ func Test401Persistent(t *testing.T) {
 // TestParallel401SharedRefresh: callers that fail together with the same token share one
 // refresh.
 func TestParallel401SharedRefresh(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	c := f.newClient(nil)
 	ctx := context.Background()
@@ -320,6 +339,7 @@ func TestParallel401SharedRefresh(t *testing.T) {
 
 // TestPreIssuedJWTRejected: with a pre-issued JWT a 401 is reported, never refreshed.
 func TestPreIssuedJWTRejected(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, eventsHandler)
 	f.set(func(f *fakeAPI) { f.ttl = -time.Minute }) // already expired
 	expired := f.issue(testAccount)
@@ -341,6 +361,7 @@ func TestPreIssuedJWTRejected(t *testing.T) {
 
 // TestJWTEndpointErrors: wrong credentials and other failures of the JWT endpoint.
 func TestJWTEndpointErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("wrong password", func(t *testing.T) {
 		f := newFake(t, eventsHandler)
 		c := f.newClient(func(cfg *Config) { cfg.Password = "wrong" })
@@ -415,28 +436,44 @@ func TestJWTEndpointErrors(t *testing.T) {
 }
 
 // TestTokenLeaderCancelled: a caller whose context ends does not fail the callers that
-// share its fetch.
+// share its fetch. The JWT endpoint holds its answers until the leader has been cancelled.
 func TestTokenLeaderCancelled(t *testing.T) {
-	f := newFake(t, eventsHandler)
-	f.set(func(f *fakeAPI) { f.jwtDelay = 200 * time.Millisecond })
-	c := f.newClient(nil)
+	t.Parallel()
+	fake := newFake(t, eventsHandler)
+	arrived := make(chan struct{}, 8)
+	release := make(chan struct{})
+	fake.set(func(f *fakeAPI) {
+		f.jwtHandler = func(w http.ResponseWriter, r *http.Request) {
+			arrived <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			_, _ = io.WriteString(w, fake.issue(testAccount))
+		}
+	})
+	c := fake.newClient(nil)
 	leaderCtx, cancel := context.WithCancel(context.Background())
 	leaderErr := make(chan error, 1)
 	go func() {
 		_, err := c.Token(leaderCtx, "")
 		leaderErr <- err
 	}()
-	time.Sleep(30 * time.Millisecond)
+	<-arrived // the leader's fetch is at the JWT endpoint
 	followerErr := make(chan error, 1)
 	go func() {
 		_, err := c.Token(context.Background(), "")
 		followerErr <- err
 	}()
+	// A nudge for the follower to join the fetch before the leader ends; the outcome is the
+	// same if it joins later (it then starts a fetch of its own).
 	time.Sleep(30 * time.Millisecond)
 	cancel()
 	if err := <-leaderErr; !errors.Is(err, context.Canceled) {
 		t.Errorf("leader: %v", err)
 	}
+	close(release)
 	if err := <-followerErr; err != nil {
 		t.Errorf("follower: %v", err)
 	}

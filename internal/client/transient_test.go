@@ -21,6 +21,7 @@ import (
 // the service failing or busy, a timeout and a dropped connection pass. Which other network errors
 // may pass is the retry policy's to say (httpapi.RetryableTransportError).
 func TestTransient(t *testing.T) {
+	t.Parallel()
 	restricted := []mockserver.User{{Username: itUser, Password: itPassword, Accounts: []string{itOther}}}
 	events := func(status int, mods ...func(*mockserver.Fault)) func(t *testing.T, e *mockEnv) {
 		return func(_ *testing.T, e *mockEnv) {
@@ -69,6 +70,7 @@ func TestTransient(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			e := newMockEnv(t, mockserver.Config{Users: tc.users})
 			e.mock.SetEvents([]mockserver.CatalogueEntry{{Name: "ATOM.STATUS"}})
 			if tc.setup != nil {
@@ -97,6 +99,7 @@ func TestTransient(t *testing.T) {
 
 // TestTransient_others: errors that no request produced.
 func TestTransient_others(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		err  error
 		want bool

@@ -91,6 +91,7 @@ func checkQuotedTransportError(t *testing.T, err error, log *bytes.Buffer, escap
 }
 
 func TestHostileCertificateNames(t *testing.T) {
+	t.Parallel()
 	cert, leaf := hostileCertificate(t)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("a request reached the server: %s %s", r.Method, r.URL.Path)
@@ -165,6 +166,7 @@ func hostileProxy(t *testing.T, status string) *url.URL {
 }
 
 func TestHostileProxyStatus(t *testing.T) {
+	t.Parallel()
 	// The status text clears the line, forges Terraform's output, sets the title, and
 	// repeats the password (as if the proxy had seen it).
 	proxy := hostileProxy(t, "Proxy Authentication Required\x1b[2K\rApply complete! \x1b]0;pwned\x07 "+hostilePassword)

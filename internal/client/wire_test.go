@@ -40,6 +40,7 @@ func jsonNames[T any]() []string {
 // names): SubscriptionInput has the JSON names of SubscriptionCreate, Subscription those of
 // Subscription. A misspelt JSON name fails here, naming it.
 func TestSubscriptionCreateHasNoServerFields(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		typ       string
 		got, want []string
@@ -63,6 +64,7 @@ func TestSubscriptionCreateHasNoServerFields(t *testing.T) {
 // TestSubscriptionInputEncoding: empty optional strings and nil Enabled are omitted; the
 // required fields are always sent.
 func TestSubscriptionInputEncoding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   SubscriptionInput
 		want string
@@ -91,6 +93,7 @@ func TestSubscriptionInputEncoding(t *testing.T) {
 
 // TestSubscriptionDecoding covers enabled's default and tolerant numbers.
 func TestSubscriptionDecoding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body    string
 		want    Subscription
@@ -123,6 +126,7 @@ func TestSubscriptionDecoding(t *testing.T) {
 // TestSubscriptionListShapes: a list answer may come as the wrapper, a bare array, or a
 // single subscription.
 func TestSubscriptionListShapes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body string
 		ids  []string
@@ -167,6 +171,7 @@ var malformedBodies = []string{
 
 // TestMalformedBodiesNoPanic runs every decoder over malformed input.
 func TestMalformedBodiesNoPanic(t *testing.T) {
+	t.Parallel()
 	for _, body := range malformedBodies {
 		runDecoders(t, []byte(body))
 	}
@@ -204,6 +209,7 @@ func FuzzDecoders(f *testing.F) {
 
 // TestFlexInt64 covers the accepted number forms.
 func TestFlexInt64(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    int64

@@ -14,15 +14,18 @@ import (
 // latency and counting, before authentication, in the order they were
 // injected; the first one that fires answers the request.
 type Fault struct {
-	Method      string        // "" matches any method
-	Route       string        // one of the Route* constants; "" matches any route
-	Status      int           // status to answer with; 0 means 500
-	Count       int           // answer the next Count matching requests; 0 = no count limit
-	Ratio       float64       // 0 < Ratio <= 1: deterministic share of matching requests (accumulator, not random); 0 = all
-	RetryAfter  time.Duration // when > 0, sets Retry-After (whole seconds, rounded up)
-	Body        string        // raw body; "" = the spec's error body for Status (errorId on 500; none for 401)
-	ContentType string        // for Body; default application/json
-	Drop        bool          // close the connection without any response (hijack)
+	Method string  // "" matches any method
+	Route  string  // one of the Route* constants; "" matches any route
+	Status int     // status to answer with; 0 means 500
+	Count  int     // answer the next Count matching requests; 0 = no count limit
+	Ratio  float64 // 0 < Ratio <= 1: deterministic share of matching requests (accumulator, not random); 0 = all
+	// RetryAfter, when > 0, sets Retry-After in whole seconds, rounded up: HTTP's
+	// delay-seconds, as the service sends them. A test that must not wait that long injects
+	// the client's wait between attempts instead of shortening it here.
+	RetryAfter  time.Duration
+	Body        string // raw body; "" = the spec's error body for Status (errorId on 500; none for 401)
+	ContentType string // for Body; default application/json
+	Drop        bool   // close the connection without any response (hijack)
 	// AfterWork makes the fault lose the answer of a request that succeeded: the request is
 	// handled as usual (its change is kept: subscriptions created, deleted or updated), and
 	// only then is its 2xx answer replaced by the fault's (Status, Body) or by a dropped

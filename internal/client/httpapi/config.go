@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -99,6 +100,11 @@ type Config struct {
 	// RetryWaitMax is the longest back-off between attempts (default 30s); a Retry-After
 	// header from the service takes precedence.
 	RetryWaitMax time.Duration
+	// RetryWait, when set, replaces the wait between two attempts of a request: it is called
+	// with the wait's length (what a Retry-After header asks for, capped, or the back-off) and
+	// returns early with the context's error. It lets tests check the waits without waiting
+	// for them; nil (the provider's case) waits on a real timer that the context ends.
+	RetryWait func(ctx context.Context, d time.Duration) error
 }
 
 // String describes the configuration with every secret redacted.
@@ -107,12 +113,16 @@ func (c Config) String() string {
 	if c.HTTPClient != nil {
 		httpClient = "set"
 	}
+	retryWait := "nil"
+	if c.RetryWait != nil {
+		retryWait = "set"
+	}
 	return fmt.Sprintf("httpapi.Config{BaseURL:%q, AuthURL:%q, AccountID:%q, Username:%q, Password:%s, "+
 		"APIToken:%s, OTP:%s, JWT:%s, MaxRetries:%d, RequestsPerSecond:%g, RequestTimeout:%s, "+
-		"UserAgent:%q, HTTPClient:%s, RetryWaitMin:%s, RetryWaitMax:%s}",
+		"UserAgent:%q, HTTPClient:%s, RetryWaitMin:%s, RetryWaitMax:%s, RetryWait:%s}",
 		c.BaseURL, c.AuthURL, c.AccountID, c.Username, redacted(c.Password),
 		redacted(c.APIToken), redacted(c.OTP), redacted(c.JWT), c.MaxRetries, c.RequestsPerSecond,
-		c.RequestTimeout, c.UserAgent, httpClient, c.RetryWaitMin, c.RetryWaitMax)
+		c.RequestTimeout, c.UserAgent, httpClient, c.RetryWaitMin, c.RetryWaitMax, retryWait)
 }
 
 // GoString is String, so that %#v redacts secrets too.

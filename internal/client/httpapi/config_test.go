@@ -8,6 +8,7 @@ import (
 
 // TestNewDefaults checks normalisation.
 func TestNewDefaults(t *testing.T) {
+	t.Parallel()
 	base := &http.Client{Timeout: 7 * time.Second}
 	c, err := New(Config{BaseURL: " https://x/api/ ", JWT: "j", AccountID: "a", MaxRetries: -5, RetryWaitMin: 3 * time.Second, RetryWaitMax: time.Second, HTTPClient: base})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 // TestAPIErrorText covers the advice and the formatting of Error().
 func TestAPIErrorText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  *APIError
 		want []string

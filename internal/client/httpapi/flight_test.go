@@ -126,6 +126,7 @@ func (g *flightGate) count() int {
 // callers share one fetch: its 6 attempts (1 + 5 retries) each end with the per-attempt
 // timeout, and that timeout is every caller's result; no caller starts a fetch of its own.
 func TestToken_hangingEndpointOneFlight(t *testing.T) {
+	t.Parallel()
 	const callers = 4
 	h := newHangingJWT(t)
 	c := h.client(t)
@@ -157,6 +158,7 @@ func TestToken_hangingEndpointOneFlight(t *testing.T) {
 // cancelled, the fetch ends for it alone with its cancellation, and the other callers start
 // one new fetch, whose timeout is then theirs: 1 request of the cancelled fetch, 6 of the new.
 func TestToken_starterCancelledNewFlight(t *testing.T) {
+	t.Parallel()
 	const waiters = 3
 	h := newHangingJWT(t)
 	c := h.client(t)
@@ -205,6 +207,7 @@ func TestToken_starterCancelledNewFlight(t *testing.T) {
 // included, is every waiter's, and a flight that its starter's context ended is started
 // again by a waiter, never by the starter.
 func TestSharedFlight_errorsShared(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		err     error

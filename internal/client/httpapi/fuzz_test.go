@@ -117,6 +117,7 @@ var malformedBodies = []string{
 // TestMalformedBodiesNoPanic runs the token and error decoders over malformed input; the error
 // keeps at most RawBodyLimit bytes of a body.
 func TestMalformedBodiesNoPanic(t *testing.T) {
+	t.Parallel()
 	for _, body := range malformedBodies {
 		b := []byte(body)
 		func() {

@@ -10,6 +10,7 @@ import (
 // TestServiceTextBounded: a long text is cut to MaxServiceTextBytes, escapes included, with a
 // note that says how many bytes were left out; a cut never splits a character or an escape.
 func TestServiceTextBounded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -47,6 +48,7 @@ func TestServiceTextBounded(t *testing.T) {
 
 // TestLoggedBodiesEscaped: TRACE logs of bodies are escaped and bounded like diagnostics.
 func TestLoggedBodiesEscaped(t *testing.T) {
+	t.Parallel()
 	got := ServiceTextBytes([]byte("{\"m\":\"\x1b[2K\r\"}"+strings.Repeat(" ", maxLoggedBody)), maxLoggedBody)
 	noUnsafeText(t, "logged body", got)
 	if len(got) > maxLoggedBody || !utf8.ValidString(got) || !strings.Contains(got, "more bytes not shown") {

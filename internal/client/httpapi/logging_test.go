@@ -8,6 +8,7 @@ import (
 
 // TestKVFields covers the retryablehttp adapter's argument conversion.
 func TestKVFields(t *testing.T) {
+	t.Parallel()
 	got := kvFields([]any{"a", 1, "err", fmt.Errorf("boom"), 3, "x", "dangling"})
 	if got["a"] != 1 || got["err"] != "boom" || got["3"] != "x" || got["extra"] != "dangling" {
 		t.Errorf("kvFields = %v", got)

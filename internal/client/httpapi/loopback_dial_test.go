@@ -12,6 +12,7 @@ import (
 // 127.0.0.1 then ::1 without any lookup (the dialer underneath only ever sees IP literals), a
 // loopback IP is dialed as it is, and any other address is refused before anything is dialed.
 func TestLoopbackDial(t *testing.T) {
+	t.Parallel()
 	refused := errors.New("connection refused by the test")
 	tests := []struct {
 		address string
@@ -61,6 +62,7 @@ func TestLoopbackDial(t *testing.T) {
 
 // TestLoopbackDial_cancelled: a cancelled dial of "localhost" stops after the first address.
 func TestLoopbackDial_cancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	calls := 0

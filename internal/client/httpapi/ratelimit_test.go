@@ -17,6 +17,7 @@ import (
 // TestLimiterDelay reads the wait for the next slot from the limiter at fixed instants, without
 // taking a slot.
 func TestLimiterDelay(t *testing.T) {
+	t.Parallel()
 	l := newLimiter(10)
 	t0 := time.Unix(1_700_000_000, 0)
 	if d := limiterDelay(l, t0); d != 0 {
@@ -40,6 +41,7 @@ func TestLimiterDelay(t *testing.T) {
 
 // TestLimiterConfiguration inspects the limiter instead of timing requests.
 func TestLimiterConfiguration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rps       float64
 		wantNil   bool
@@ -100,6 +102,7 @@ func TestLimiterConfiguration(t *testing.T) {
 // TestLimiterCountsEveryAttempt: JWT fetches and retries each take a token. A limiter with a
 // large bucket and a negligible refill rate makes the count exact without timing.
 func TestLimiterCountsEveryAttempt(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/auth/jwt/generate/") {

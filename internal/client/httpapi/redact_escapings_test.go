@@ -20,6 +20,7 @@ const echoedPassword = `tok/AbC+123=é<'"`
 // error shape and in a Location: the marker stands where it was, and neither the text nor
 // anything it decodes to holds it.
 func TestRedactorEscapings(t *testing.T) {
+	t.Parallel()
 	const token = `tok/AbC+123=` // a plain ASCII API token, as PHP writes it: tok\/AbC+123=
 	tests := []struct {
 		name, body string
@@ -62,6 +63,7 @@ func TestRedactorEscapings(t *testing.T) {
 // TestRedactorLocation: a redirect's Location that percent-encodes the secret but keeps '/',
 // or writes '+' for a space, is redacted (the URL's other parts are kept).
 func TestRedactorLocation(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, location, secret, keep string }{
 		{"path keeps /", "https://elsewhere.example/login/tok/AbC%2B123%3D%C3%A9%3C%27%22/x", echoedPassword, "https://elsewhere.example/login/"},
 		{"query keeps / and +", "https://elsewhere.example/login?pw=tok/AbC+123%3D%C3%A9%3C%27%22", echoedPassword, "https://elsewhere.example/login?pw="},
@@ -83,6 +85,7 @@ func TestRedactorLocation(t *testing.T) {
 // value (issue 38, item 8): a text that merely holds its letters is unchanged, so that the
 // masks do not spell it.
 func TestRedactorShortSecrets(t *testing.T) {
+	t.Parallel()
 	red := newRedactor("p", "ab")
 	tests := []struct{ in, want string }{
 		{"http://127.0.0.1:8080/rest/v1/events", "http://127.0.0.1:8080/rest/v1/events"},

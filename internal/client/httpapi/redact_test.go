@@ -18,6 +18,7 @@ const hostilePassword = `pw<&"sec ret'>+/%`
 func withoutMarkers(s string) string { return strings.ReplaceAll(s, RedactedMarker, "\x00") }
 
 func TestRedactor(t *testing.T) {
+	t.Parallel()
 	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
 	basic := base64.StdEncoding.EncodeToString([]byte(testUser + ":" + hostilePassword))
 	jsonText, _ := json.Marshal("password " + hostilePassword + " rejected")
@@ -57,6 +58,7 @@ func TestRedactor(t *testing.T) {
 // TestRedactorRandom places secrets, in every form the redactor knows, at random places of
 // random text: none survives.
 func TestRedactorRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(29, 2))
 	alphabet := []rune("ab<>&\"'%+/ =\x1b\r\n\u202eé")
 	randomText := func(n int) string {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestRegions(t *testing.T) {
+	t.Parallel()
 	if got := RegionNames(); !reflect.DeepEqual(got, []string{"us", "gb"}) {
 		t.Errorf("RegionNames = %v", got)
 	}

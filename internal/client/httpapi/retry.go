@@ -37,7 +37,7 @@ func (c *Client) retryClient(ctx context.Context, method string) *retryablehttp.
 // retryClientSafe is retryClient for a request that may (safe) or may not be repeated after
 // the service may have acted on it.
 func (c *Client) retryClientSafe(ctx context.Context, safe bool) *retryablehttp.Client {
-	budget := &waitBudget{ctx: ctx, left: maxTotalWait, backoff: c.backoff}
+	budget := &waitBudget{ctx: ctx, left: maxTotalWait, backoff: c.backoff, sleep: c.cfg.RetryWait}
 	policy := retryPolicySafe(safe)
 	return &retryablehttp.Client{
 		HTTPClient:   c.httpClient,
@@ -65,10 +65,14 @@ type waitBudget struct {
 	ctx     context.Context
 	left    time.Duration
 	backoff retryablehttp.Backoff
+	sleep   func(ctx context.Context, d time.Duration) error // Config.RetryWait; nil: retryablehttp's timer
 }
 
 // wait is the retryablehttp.Backoff of one request: the Client's backoff, cut to what is
 // left of the budget; a long wait is logged at INFO, since it is what a user sees as a stall.
+// With Config.RetryWait set, the wait happens there and retryablehttp is told to wait no
+// longer; when RetryWait ends early (the context is done), retryablehttp is handed the whole
+// wait, which its timer ends at once with the context.
 func (b *waitBudget) wait(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
 	d := b.backoff(min, max, attempt, resp)
 	if d > b.left {
@@ -84,6 +88,12 @@ func (b *waitBudget) wait(min, max time.Duration, attempt int, resp *http.Respon
 			}
 		}
 		tflog.Info(b.ctx, "Waiting before retrying an eventnotify API request", fields)
+	}
+	if b.sleep != nil {
+		if err := b.sleep(b.ctx, d); err != nil {
+			return d
+		}
+		return 0
 	}
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 // TestBackoff checks Retry-After parsing and the jittered exponential back-off bounds.
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -64,6 +66,7 @@ func TestBackoff(t *testing.T) {
 // TestRetryPolicyTransportErrors: what counts as "not sent" for POST and PATCH; a host name
 // that does not resolve is not retried at all.
 func TestRetryPolicyTransportErrors(t *testing.T) {
+	t.Parallel()
 	urlErr := func(err error) error { return &url.Error{Op: "Post", URL: "http://x", Err: err} }
 	refused := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}})
 	dns := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "x", IsTemporary: true}})
@@ -107,6 +110,7 @@ func TestRetryPolicyTransportErrors(t *testing.T) {
 // TestWaitBudget: the waits between the attempts of one request add up to at most
 // maxTotalWait, each cut to what is left, and retrying stops once the budget is spent.
 func TestWaitBudget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		waits []time.Duration // what the back-off asks for, attempt by attempt
@@ -137,9 +141,43 @@ func TestWaitBudget(t *testing.T) {
 	}
 }
 
+// TestWaitBudgetRetryWait: with Config.RetryWait set, the budget's grant is waited there and
+// retryablehttp is told to wait no longer; when RetryWait ends early with the context's error,
+// retryablehttp gets the whole grant, so that its timer ends with the context.
+func TestWaitBudgetRetryWait(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		err        error
+		wantReturn time.Duration
+	}{
+		{"waited", nil, 0},
+		{"ended by the context", context.Canceled, 7 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var asked []time.Duration
+			b := &waitBudget{ctx: context.Background(), left: maxTotalWait,
+				backoff: func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return 7 * time.Second },
+				sleep: func(_ context.Context, d time.Duration) error {
+					asked = append(asked, d)
+					return tc.err
+				}}
+			if got := b.wait(0, 0, 0, nil); got != tc.wantReturn {
+				t.Errorf("retryablehttp told to wait %v, want %v", got, tc.wantReturn)
+			}
+			if want := []time.Duration{7 * time.Second}; !slices.Equal(asked, want) {
+				t.Errorf("RetryWait asked for %v, want %v", asked, want)
+			}
+		})
+	}
+}
+
 // TestRetryStopsWhenBudgetIsSpent: once the waits of a request add up to maxTotalWait, an
 // answer that would be retried is not; before that it is.
 func TestRetryStopsWhenBudgetIsSpent(t *testing.T) {
+	t.Parallel()
 	c := &Client{now: time.Now}
 	rc := c.retryClient(context.Background(), http.MethodGet)
 	throttled := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}

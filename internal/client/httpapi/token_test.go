@@ -9,6 +9,7 @@ import (
 
 // TestParseTokenBody covers good and bad bodies of the JWT endpoint without a server.
 func TestParseTokenBody(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body, want string
 		wantErr    bool
@@ -41,6 +42,7 @@ func TestParseTokenBody(t *testing.T) {
 
 // TestTokenExpiry covers the expiry rules on crafted tokens.
 func TestTokenExpiry(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
 	sign := func(claims jwt.MapClaims) string {
 		s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte("k"))
@@ -79,6 +81,7 @@ func TestTokenExpiry(t *testing.T) {
 
 // TestInvalidateOnlyFailedToken: a stale failure does not discard a newer token.
 func TestInvalidateOnlyFailedToken(t *testing.T) {
+	t.Parallel()
 	var tc tokenCache
 	tc.entries = map[string]cachedToken{}
 	far := time.Now().Add(time.Hour)

@@ -9,6 +9,7 @@ import (
 
 // TestQuoteError: the wrapper's text is redacted and escaped, and bounded; nil stays nil.
 func TestQuoteError(t *testing.T) {
+	t.Parallel()
 	if quoteError(nil, newRedactor("x")) != nil {
 		t.Error("quoteError(nil) is not nil")
 	}

@@ -9,6 +9,7 @@ import (
 // TestCheckURL_neverQuotesUserinfo: whatever is wrong with a URL, parsed or not, its error
 // never holds the password of its user information, and says what is wrong.
 func TestCheckURL_neverQuotesUserinfo(t *testing.T) {
+	t.Parallel()
 	const secret = "S3cr%t-pw"
 	cases := []struct {
 		url, want string
@@ -46,6 +47,7 @@ func TestCheckURL_neverQuotesUserinfo(t *testing.T) {
 // TestCheckURL_neverQuotesQuery: whatever is wrong with a URL, its error never holds its
 // query or fragment, where a token may be (issue 29, item 9), and shows where it was.
 func TestCheckURL_neverQuotesQuery(t *testing.T) {
+	t.Parallel()
 	const token = "Tok3n-s3cret"
 	cases := []struct {
 		url, want, shown string
@@ -80,6 +82,7 @@ func TestCheckURL_neverQuotesQuery(t *testing.T) {
 // TestCheckURL_plainHTTP: plain http is refused unless the host is this machine, where
 // nothing crosses a network (the mock server).
 func TestCheckURL_plainHTTP(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"http://127.0.0.1:8080", "http://127.3.4.5", "http://localhost", "http://LOCALHOST.:9/x",
 		"http://[::1]:8080", "https://svc.example.com", "https://10.0.0.7"} {
 		if err := CheckURL(u); err != nil {
@@ -99,6 +102,7 @@ func TestCheckURL_plainHTTP(t *testing.T) {
 // appends is refused with the URL to use instead; a gateway's own prefix stays in it, and a
 // path that merely looks alike is accepted.
 func TestCheckURL_servicePaths(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		url, path, suggested string
 	}{

@@ -8,6 +8,7 @@ import "testing"
 // path, a longer segment, another port or host are other addresses, and percent-encoded dots,
 // slashes or backslashes never make two addresses one.
 func TestSameAddress(t *testing.T) {
+	t.Parallel()
 	const env = "https://gw.example/eventnotify"
 	cases := []struct {
 		name, a, b string
@@ -71,6 +72,7 @@ func TestSameAddress(t *testing.T) {
 // TestCleanAddress: the client sends to the address as SameAddress compares it (dot segments
 // and trailing slashes removed), and otherwise as written.
 func TestCleanAddress(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"https://gw.example/eventnotify", "https://gw.example/eventnotify"},
 		{"https://gw.example/eventnotify/", "https://gw.example/eventnotify"},
