@@ -96,6 +96,7 @@ func TestAccountSubscriptions(t *testing.T) {
 // single resources through ReadSubscription) share one listing of the account: one pass over
 // the account (3 pages of 100 for 250 subscriptions) in all, and no single read.
 func TestAccountSubscriptionsConcurrentShareOneListing(t *testing.T) {
+	t.Parallel()
 	e := newCacheEnv(t, mockserver.Config{})
 	subs := e.seed(cacheAccount, 250)
 	c := e.client()
