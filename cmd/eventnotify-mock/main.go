@@ -4,7 +4,7 @@
 //	go run ./cmd/eventnotify-mock -listen 127.0.0.1:8080
 //
 // Once listening, it writes to standard output, in one write, the lines
-// EVENTNOTIFY_BASE_URL=<url> (first), EVENTNOTIFY_AUTH_URL,
+// EVENTNOTIFY_BASE_URL=<url> (first), with -tls SSL_CERT_FILE=<file> (second), EVENTNOTIFY_AUTH_URL,
 // EVENTNOTIFY_ACCOUNT_ID, EVENTNOTIFY_USERNAME and, when the password is
 // the built-in public demo one, EVENTNOTIFY_PASSWORD: KEY=VALUE lines only,
 // so that scripts can export them. A password or API token given on the
@@ -240,7 +240,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	certNote := ""
+	certNote, certFile := "", ""
 	if o.tls {
 		// The certificate is in its file before the first line is printed.
 		cert, path, err := serveTLS(o)
@@ -248,9 +248,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			_ = ln.Close()
 			return err
 		}
-		ln, certNote = tls.NewListener(ln, cert.tlsConfig()), cert.note(path)
+		ln, certNote, certFile = tls.NewListener(ln, cert.tlsConfig()), cert.note(path), path
 	}
-	out := startupOutput(o, ln.Addr())
+	out := startupOutput(o, ln.Addr(), certFile)
 	if _, err := io.WriteString(stdout, out.env); err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("write output: %w", err)

@@ -12,27 +12,32 @@ import (
 // startup is what the command prints once it listens.
 type startup struct {
 	// env is written to standard output in one write: KEY=VALUE lines only,
-	// EVENTNOTIFY_BASE_URL first, so that a script that sees the first line sees them all
-	// and can export every line. It holds no secret that the user passed in.
+	// EVENTNOTIFY_BASE_URL first and, with -tls, SSL_CERT_FILE second, so that a script
+	// that sees the first line sees them all and can export every line. It holds no secret
+	// that the user passed in.
 	env string
 	// notes are for people, on standard error: where the address and the secrets come from.
 	notes []string
 }
 
-// startupOutput is what a mock started with o prints once it listens on addr.
-func startupOutput(o options, addr net.Addr) startup {
+// startupOutput is what a mock started with o prints once it listens on addr; certFile is
+// the absolute path of the certificate's file with -tls, else "".
+func startupOutput(o options, addr net.Addr, certFile string) startup {
 	hostport, everyInterface := clientAddr(o.listen, addr)
 	scheme := "http://"
 	if o.tls {
 		scheme = "https://"
 	}
 	baseURL := scheme + hostport
-	lines := []string{
-		"EVENTNOTIFY_BASE_URL=" + baseURL,
-		"EVENTNOTIFY_AUTH_URL=" + baseURL,
-		"EVENTNOTIFY_ACCOUNT_ID=" + o.account,
-		"EVENTNOTIFY_USERNAME=" + o.username,
+	lines := []string{"EVENTNOTIFY_BASE_URL=" + baseURL}
+	if certFile != "" {
+		lines = append(lines, "SSL_CERT_FILE="+certFile)
 	}
+	lines = append(lines,
+		"EVENTNOTIFY_AUTH_URL="+baseURL,
+		"EVENTNOTIFY_ACCOUNT_ID="+o.account,
+		"EVENTNOTIFY_USERNAME="+o.username,
+	)
 	var notes []string
 	if everyInterface {
 		notes = append(notes, everyInterfaceNote(hostport, o))

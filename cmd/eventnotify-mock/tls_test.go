@@ -18,8 +18,8 @@ import (
 	"time"
 )
 
-// TestRunTLS: with -tls the mock prints an https address and writes its certificate to
-// -tls-cert-out before it does; a client that trusts that file alone verifies the handshake
+// TestRunTLS: with -tls the mock prints an https address, then SSL_CERT_FILE=<the absolute
+// path of -tls-cert-out> as the second line, and writes its certificate there before it does; a client that trusts that file alone verifies the handshake
 // for every name the mock can be reached by (localhost, 127.0.0.1, ::1, the -allow-host
 // names, here reached through 127.0.0.1) and gets answers; another name, or a client that
 // does not trust the file, is refused at the handshake.
@@ -45,7 +45,12 @@ func TestRunTLS(t *testing.T) {
 		}
 	}
 	t.Cleanup(stop)
-	env := keyValues(t, readLines(t, pr, 5))
+	lines, after := readOutput(t, pr, 6)
+	// The second line names the certificate's file, for scripts that export the output.
+	if want := "SSL_CERT_FILE=" + certFile; lines[1] != want {
+		t.Errorf("second line of standard output = %q, want %q", lines[1], want)
+	}
+	env := keyValues(t, lines)
 	baseURL := env["EVENTNOTIFY_BASE_URL"]
 	if !strings.HasPrefix(baseURL, "https://127.0.0.1:") || env["EVENTNOTIFY_AUTH_URL"] != baseURL {
 		t.Fatalf("printed %v, want https://127.0.0.1:<port> for both addresses", env)
@@ -123,6 +128,9 @@ func TestRunTLS(t *testing.T) {
 
 	// The notes on standard error follow the lines on standard output: read them once it ends.
 	stop()
+	if more := <-after; len(more) != 0 {
+		t.Errorf("standard output goes on after the six lines %q: %q", lines, more)
+	}
 	for _, want := range []string{"written to " + certFile, "SSL_CERT_FILE=" + certFile,
 		"localhost, 127.0.0.1, ::1, mock, eventnotify-mock.test, 10.1.2.3"} {
 		if !strings.Contains(stderr.String(), want) {

@@ -354,14 +354,9 @@ func (c *Client) GetSubscription(ctx context.Context, accountID, id string) (*Su
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSingleSubscription(resp.Body)
-	if err == nil {
-		one := []Subscription{*s}
-		err = checkAnswer(accountID, one, true)
-		s = &one[0]
-	}
+	s, err := checkedSubscription(opReadSubscription, accountID, resp.Body)
 	if err != nil {
-		return nil, httpapi.MalformedResponse(opReadSubscription, err)
+		return nil, err
 	}
 	c.seen.record(c.now(), *s)
 	return s, nil
@@ -406,14 +401,25 @@ func (c *Client) putSubscription(ctx context.Context, accountID, id string, in S
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSingleSubscription(resp.Body)
+	s, err := checkedSubscription(opUpdateSubscription, accountID, resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkedSubscription decodes the body of op's answer (getSubscribedEventForAccount or
+// updateSubscription), one subscription in either shape, and checks it (checkAnswer) as one
+// of accountID; a body that fails either is a malformed response of op.
+func checkedSubscription(op, accountID string, body []byte) (*Subscription, error) {
+	s, err := decodeSingleSubscription(body)
 	if err == nil {
 		one := []Subscription{*s}
 		err = checkAnswer(accountID, one, true)
 		s = &one[0]
 	}
 	if err != nil {
-		return nil, httpapi.MalformedResponse(opUpdateSubscription, err)
+		return nil, httpapi.MalformedResponse(op, err)
 	}
 	return s, nil
 }

@@ -38,8 +38,8 @@ func TestAccGuideMockServer_anotherContainer(t *testing.T) {
 	certFile := filepath.Join(dir, "eventnotify-mock.pem")
 	env := startMockCommand(t, "-listen", "127.0.0.1:0", "-tls", "-allow-host", "mock", "-tls-cert-out", certFile)
 	_, port, err := net.SplitHostPort(strings.TrimPrefix(env["EVENTNOTIFY_BASE_URL"], "https://"))
-	if err != nil || !strings.HasPrefix(env["EVENTNOTIFY_BASE_URL"], "https://127.0.0.1:") {
-		t.Fatalf("the mock printed %v, want an https address", env)
+	if err != nil || !strings.HasPrefix(env["EVENTNOTIFY_BASE_URL"], "https://127.0.0.1:") || env["SSL_CERT_FILE"] != certFile {
+		t.Fatalf("the mock printed %v, want an https address and SSL_CERT_FILE=%s", env, certFile)
 	}
 	proxy := newNameProxy(t, "mock:"+port, "127.0.0.1:"+port)
 	emptyDir := filepath.Join(dir, "no-authorities")
@@ -124,16 +124,21 @@ func startMockCommand(t *testing.T, args ...string) map[string]string {
 		}
 	})
 	// The mock prints its lines in one write once it listens, the certificate already written.
+	// With -tls, SSL_CERT_FILE is the second of six lines.
+	lines := 5
+	if slices.Contains(args, "-tls") {
+		lines = 6
+	}
 	env := map[string]string{}
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		k, v, _ := strings.Cut(sc.Text(), "=")
 		env[k] = v
-		if len(env) == 5 {
+		if len(env) == lines {
 			break
 		}
 	}
-	if len(env) < 5 {
+	if len(env) < lines {
 		t.Fatalf("the mock printed %v and stopped: %v", env, sc.Err())
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -189,14 +190,23 @@ func entries(m types.Map) (known map[string]accountEntry, opaque map[string]attr
 // entriesMap encodes entries (and opaque elements, as they are) as the
 // subscriptions attribute.
 func entriesMap(known map[string]accountEntry, opaque map[string]attr.Value) (types.Map, diag.Diagnostics) {
+	return entriesMapOf(accountEntryType(), known, opaque)
+}
+
+// entriesMapOf encodes entries (and opaque elements, as they are) as a map of objType: each
+// entry keeps the attributes that objType names (all of them for the account resource, those
+// of a topic entry for the topic resource).
+func entriesMapOf(objType types.ObjectType, known map[string]accountEntry, opaque map[string]attr.Value) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	objType := accountEntryType()
 	elems := make(map[string]attr.Value, len(known)+len(opaque))
-	for key, v := range opaque {
-		elems[key] = v
-	}
+	maps.Copy(elems, opaque)
 	for key, e := range known {
-		obj, d := e.object()
+		all := e.attributes()
+		attrs := make(map[string]attr.Value, len(objType.AttrTypes))
+		for name := range objType.AttrTypes {
+			attrs[name] = all[name]
+		}
+		obj, d := types.ObjectValue(objType.AttrTypes, attrs)
 		diags.Append(d...)
 		elems[key] = obj
 	}

@@ -96,23 +96,7 @@ func (d topicDestination) entries(m types.Map) (known map[string]accountEntry, o
 // topicEntriesMap encodes account entries (and opaque elements, as they are) as the
 // subscriptions attribute of a topic resource: each keeps the attributes of a topic entry.
 func topicEntriesMap(known map[string]accountEntry, opaque map[string]attr.Value) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	objType := topicEntryType()
-	elems := make(map[string]attr.Value, len(known)+len(opaque))
-	maps.Copy(elems, opaque)
-	for key, e := range known {
-		all := e.attributes()
-		attrs := make(map[string]attr.Value, len(topicEntryNames))
-		for _, name := range topicEntryNames {
-			attrs[name] = all[name]
-		}
-		obj, d := types.ObjectValue(objType.AttrTypes, attrs)
-		diags.Append(d...)
-		elems[key] = obj
-	}
-	m, d := types.MapValue(objType, elems)
-	diags.Append(d...)
-	return m, diags
+	return entriesMapOf(topicEntryType(), known, opaque)
 }
 
 // refreshedEnvironmentName is the environment name a refresh puts in state, given the state's
