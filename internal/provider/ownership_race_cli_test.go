@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -97,32 +96,14 @@ func TestAccOwnership_twoConfigurationsRace(t *testing.T) {
 	w := newBareCLIWorkspace(t, m)
 	w.write("main.tf", twoRunsConfig(m))
 
-	aLost, bCreated := make(chan struct{}), make(chan struct{})
-	var lost sync.Once
-	providers := []inProcessProvider{
-		{source: "eventnotify/eventnotify", factory: parityServerFor(func() *EventNotifyProvider {
-			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
-				// The first wait of A's grace period (after the read at once) is when B creates;
-				// the later waits pass at once, their reads still made.
-				c.SettleWait = func(ctx context.Context, _ time.Duration) error {
-					lost.Do(func() {
-						// Two seconds pass on the clock that dates subscriptions, not on the Date
-						// headers by which A bounds the service's clock: to A, B's create comes
-						// two seconds after A's failed answer.
-						m.SetClockOffset(2 * time.Second)
-						m.SetDateOffset(-2 * time.Second)
-						close(aLost)
-					})
-					return waitFor(ctx, bCreated)
-				}
-			}}
-		})},
-		{source: "eventnotify/eventnotify-b", factory: parityServerFor(func() *EventNotifyProvider {
-			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
-				c.HTTPClient = &http.Client{Transport: createsAfter{ready: aLost, base: http.DefaultTransport.(*http.Transport).Clone()}}
-			}}
-		})},
-	}
+	bCreated := make(chan struct{})
+	// The first wait of A's grace period (after the read at once) is when B creates. Two
+	// seconds pass on the clock that dates subscriptions, not on the Date headers by which A
+	// bounds the service's clock: to A, B's create comes two seconds after A's failed answer.
+	providers, _ := racingProviders(func() {
+		m.SetClockOffset(2 * time.Second)
+		m.SetDateOffset(-2 * time.Second)
+	}, bCreated)
 	// The first create to reach the service is A's (B's waits for A's answer): answered 502
 	// before any work. The first that succeeds is B's: A's grace period goes on once it is done.
 	m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,

@@ -2,13 +2,11 @@ package provider
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -95,28 +93,10 @@ func TestAccOwnership_twoConfigurationsRaceBothLost(t *testing.T) {
 	w := newBareCLIWorkspace(t, m)
 	w.write("main.tf", twoRunsConfig(m))
 
-	aLost, bSettled := make(chan struct{}), make(chan struct{})
-	var lost sync.Once
-	providers := []inProcessProvider{
-		{source: "eventnotify/eventnotify", factory: parityServerFor(func() *EventNotifyProvider {
-			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
-				// The first wait of A's grace period (after the read at once) is when B creates;
-				// A reads again once B has settled. The later waits pass at once.
-				c.SettleWait = func(ctx context.Context, _ time.Duration) error {
-					lost.Do(func() {
-						m.SetClockOffset(clockJump)
-						close(aLost)
-					})
-					return waitFor(ctx, bSettled)
-				}
-			}}
-		})},
-		{source: "eventnotify/eventnotify-b", factory: parityServerFor(func() *EventNotifyProvider {
-			return &EventNotifyProvider{version: "test", adjustClient: func(c *client.Config) {
-				c.HTTPClient = &http.Client{Transport: createsAfter{ready: aLost, base: http.DefaultTransport.(*http.Transport).Clone()}}
-			}}
-		})},
-	}
+	bSettled := make(chan struct{})
+	// The first wait of A's grace period (after the read at once) is when B creates; A reads
+	// again once B has settled.
+	providers, _ := racingProviders(func() { m.SetClockOffset(clockJump) }, bSettled)
 	// The first create to reach the service is A's (B's waits for A's answer): answered 502
 	// before any work. The first to succeed is B's: carried out, its answer replaced by a 504.
 	m.InjectFault(mockserver.Fault{Method: http.MethodPost, Route: mockserver.RouteSubscriptions,
