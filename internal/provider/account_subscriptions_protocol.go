@@ -27,28 +27,15 @@ import (
 //   - PlanResourceChange of an update that changes nothing: the plan is the prior state,
 //     where the state holds the schema's defaults (schemaDefaults).
 //
-// Every plan of the resource makes all three (Terraform validates twice). The framework's
-// cost of a call grows with every value of a resource's data: it walks the configuration,
-// the plan and the state several times per call and looks up each value's schema each time.
-// BenchmarkAccountSubscriptions1000 runs both on the same state of one resource holding 1000
-// subscriptions (13,000 values). On an idle machine (BENCHMARKS.md, framework v1.19) the
-// framework took 205 ms to validate, 430 ms to read and 1160 ms to plan, the fast path 20, 78
-// and 21 ms: 1.8 s saved per plan, where the whole no-change `terraform plan` of the resource
-// takes 1.25 s with the fast path. Everything else goes to the framework, and so does any
-// request these paths do not recognise as theirs: a create, destroy or change, private
-// state, an identity, a value that does not decode, a provider not yet configured, a
-// configuration the schema rejects (a read-only attribute set, a required one left out).
-// TestAccountProtocol_* check, call by call, that both answer the same.
+// Every plan of the resource makes all three (Terraform validates twice). Everything else goes
+// to the framework, and so does any request these paths do not recognise as theirs: a create,
+// destroy or change, private state, an identity, a value that does not decode, a provider not
+// yet configured, a configuration the schema rejects (a read-only attribute set, a required one
+// left out). TestAccountProtocol_* check, call by call, that both answer the same, and every
+// acceptance test checks the calls its CLI makes (fast_path_parity_test.go).
 //
-// When it goes (DESIGN.md#the-protocol-fast-path): a fast path stays only while it saves at
-// least a tenth of the no-change plan's wall time (make bench, account scenario, 1000
-// subscriptions: 0.125 s today). After each upgrade of terraform-plugin-framework, run
-// BenchmarkAccountSubscriptions1000; once the framework's validate (counted twice), read and
-// plan take less than that much longer than the fast path's, delete this file,
-// account_subscriptions_protocol_defaults.go, the three methods of protocolServer that call
-// accountProtocol (protocol_server.go; protocolServer stays, it counts the writes in flight:
-// writes_in_flight.go) and their tests. UpgradeResourceState's fast path went by that rule
-// (DESIGN.md, decision log).
+// Why it exists, what it saves (BenchmarkAccountSubscriptions1000, BENCHMARKS.md) and the rule
+// by which it goes: DESIGN.md#the-protocol-fast-path.
 type accountProtocol struct {
 	provider *EventNotifyProvider
 	typeName string         // eventnotify_account_subscriptions
