@@ -14,8 +14,17 @@ import (
 
 var _ function.Function = &NotifiesFunction{}
 
+// The first CLI versions with provider-defined functions. The functions' descriptions say them,
+// the acceptance tests' featureProviderFunctions is made of them, and TestCompatibilityTables
+// holds the provider page's and the module testing guide's rows to that feature.
+const (
+	functionsTerraform = "1.8"
+	functionsOpenTofu  = "1.7"
+)
+
 // functionsNeedNoService is what the description of every function says about where it runs.
-const functionsNeedNoService = "It reads nothing from the service (Terraform 1.8 and later, OpenTofu 1.7 and later) and " +
+const functionsNeedNoService = "It reads nothing from the service (Terraform " + functionsTerraform + " and later, OpenTofu " +
+	functionsOpenTofu + " and later) and " +
 	"works with no `provider \"eventnotify\"` block at all; under Terraform also beside a provider block that could not " +
 	"configure (no account or credentials). OpenTofu configures the provider before it calls a function: there a " +
 	"`provider \"eventnotify\"` block, when present, must configure (account, addresses and credentials), as for a resource."

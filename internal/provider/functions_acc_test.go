@@ -16,7 +16,7 @@ import (
 // provider itself hands out. The rule's boundaries are held by notified_for_test.go.
 
 // featureProviderFunctions: provider-defined functions (provider::NAME::FUNCTION).
-var featureProviderFunctions = cliFeature{what: "provider-defined functions", terraform: "1.8.0", opentofu: "1.7.0"}
+var featureProviderFunctions = cliFeature{what: "provider-defined functions", terraform: functionsTerraform + ".0", opentofu: functionsOpenTofu + ".0"}
 
 // functionOutputs calls both functions on literal objects; functionOutputChecks holds the answers.
 const functionOutputs = `
@@ -155,8 +155,8 @@ func TestAccFunctions_errorsNameTheArgument(t *testing.T) {
 	}
 }
 
-// TestFeatureProviderFunctions pins the CLI versions with provider-defined functions, the
-// compatibility tables' row: Terraform 1.8 and OpenTofu 1.7.
+// TestFeatureProviderFunctions pins the CLI versions with provider-defined functions
+// (functionsTerraform, functionsOpenTofu), which TestCompatibilityTables holds the docs' rows to.
 func TestFeatureProviderFunctions(t *testing.T) {
 	for _, tc := range []struct {
 		cli  cliInfo

@@ -290,7 +290,7 @@ func (p *EventNotifyProvider) Actions(_ context.Context) []func() action.Action 
 	return []func() action.Action{NewDisableSubscriptionsAction, NewEnableSubscriptionsAction}
 }
 
-// Functions lists the provider's functions (Terraform 1.8 and later, OpenTofu 1.7 and later):
+// Functions lists the provider's functions (the CLI versions with them: functionsTerraform, functionsOpenTofu):
 // the routing preview, which needs no service (notified_for.go).
 func (p *EventNotifyProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{NewNotifiesFunction, NewLevelsNotifiedFunction}

@@ -1,4 +1,4 @@
-# Give the create more time than the default 20 minutes (a slow service, a low
+# Give the create more time than its default (a slow service, a low
 # max_requests_per_second), and fail a refresh that takes longer than 5 minutes.
 resource "eventnotify_subscription" "deployments" {
   event_name       = "ATOM.DEPLOYMENT"
