@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -291,4 +292,34 @@ func TestAccAccountSubscriptions_identityUpgradeWithoutRefresh(t *testing.T) {
 		}
 	}
 	w.mustRunInProcess(current, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// TestAccAccountSubscriptions_importByIdentityExample runs the resource page's import block
+// with an identity through the CLI, with a configuration of the account's subscriptions: the
+// apply imports the account with no write, the state holds the identity, and the next plan is
+// empty.
+func TestAccAccountSubscriptions_importByIdentityExample(t *testing.T) {
+	m := newTestMock(t)
+	seeded := seedAccount(m, 3)
+	w := newCLIWorkspace(t, m)
+	w.require(featureResourceIdentity)
+	body, err := os.ReadFile("../../examples/resources/eventnotify_account_subscriptions/import-by-identity-block.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.write("import.tf", strings.ReplaceAll(string(body), `"my-account-id"`, `"`+testAccount+`"`))
+	w.write("main.tf", requiredProviders+configFor(seeded))
+	if out := w.mustRun(nil, "apply", "-auto-approve", "-input=false", "-no-color"); !strings.Contains(out, "1 imported") {
+		t.Errorf("apply imported nothing:\n%s", out)
+	}
+	if out, code := w.run(nil, "plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("the plan after the import was not empty (exit %d):\n%s", code, out)
+	}
+	want := map[string]any{"account_id": testAccount}
+	if got := identityInShow(t, w.mustRun(nil, "show", "-json"), acctAddr); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the identity is %v, want %v", got, want)
+	}
+	if err := m.checkNoWrites("the import")(nil); err != nil {
+		t.Error(err)
+	}
 }
