@@ -33,8 +33,8 @@ import (
 // Every plan of the resource makes all three (Terraform validates twice). Everything else goes
 // to the framework, and so does any request these paths do not recognise as theirs: a create,
 // destroy or change, private state, an identity that does not decode or that a Read would
-// change, a value that does not decode, a provider not yet configured, a configuration the schema rejects (a read-only attribute set, a required one
-// left out). TestAccountProtocol_* check, call by call, that both answer the same, and every
+// change, a value that does not decode, a provider not yet configured, a configuration the
+// schema rejects (a read-only attribute set, a required one left out). TestAccountProtocol_* check, call by call, that both answer the same, and every
 // acceptance test checks the calls its CLI makes (fast_path_parity_test.go).
 //
 // Why it exists, what it saves (BenchmarkAccountSubscriptions1000, BENCHMARKS.md) and the rule

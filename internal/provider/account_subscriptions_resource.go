@@ -262,7 +262,7 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 // The protocol fast path depends on what this does for a state without private data:
 // accountProtocol.readResource answers such a Read itself with refreshEntries
 // (account_subscriptions_protocol.go). Whatever is added here for a state without private
-// data must be done there too (the identity included: accountProtocol.readIdentity):
+// data must be done there too (the identity included: accountProtocol.encodeIdentity):
 // TestAccountProtocol_readMatchesFramework compares the two (the acceptance tests' parity check
 // compares validations and plans, not reads).
 func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
