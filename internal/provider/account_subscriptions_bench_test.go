@@ -19,11 +19,13 @@ import (
 const accountTypeName = "eventnotify_account_subscriptions"
 
 // accountBench is an account resource of n subscriptions, imported and read through the
-// provider server as Terraform would, with the values a no-change plan sends.
+// provider server as Terraform would, with the values a no-change plan sends (Terraform 1.12
+// and later send the identity too).
 type accountBench struct {
-	s      *listServer
-	state  *tfprotov6.DynamicValue // the state after import and read
-	config *tfprotov6.DynamicValue // the configuration that matches it
+	s        *listServer
+	state    *tfprotov6.DynamicValue         // the state after import and read
+	identity *tfprotov6.ResourceIdentityData // the identity after import and read
+	config   *tfprotov6.DynamicValue         // the configuration that matches it
 }
 
 // newAccountBench seeds the mock's testAccount with n subscriptions and imports them.
@@ -48,7 +50,7 @@ func newAccountBench(tb testing.TB, n int) *accountBench {
 	}
 	requireNoDiagnostics(tb, "ImportResourceState", imported.Diagnostics)
 	read, err := s.server.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: accountTypeName,
-		CurrentState: imported.ImportedResources[0].State})
+		CurrentState: imported.ImportedResources[0].State, CurrentIdentity: imported.ImportedResources[0].Identity})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -89,7 +91,10 @@ func newAccountBench(tb testing.TB, n int) *accountBench {
 	if err := top["subscriptions"].As(&entries); err != nil || len(entries) != n {
 		tb.Fatalf("the read state holds %d subscriptions (%v), want %d", len(entries), err, n)
 	}
-	return &accountBench{s: s, state: read.NewState, config: &configValue}
+	if read.NewIdentity == nil {
+		tb.Fatal("the read answered no identity")
+	}
+	return &accountBench{s: s, state: read.NewState, identity: read.NewIdentity, config: &configValue}
 }
 
 // rawState is the state as Terraform stores it: JSON.
@@ -137,7 +142,7 @@ func jsonValue(v tftypes.Value) any {
 // plan plans with nothing changed, as `terraform plan` does after a refresh.
 func (a *accountBench) plan(tb testing.TB) *tfprotov6.PlanResourceChangeResponse {
 	resp, err := a.s.server.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
-		TypeName: accountTypeName, PriorState: a.state, ProposedNewState: a.state, Config: a.config})
+		TypeName: accountTypeName, PriorState: a.state, PriorIdentity: a.identity, ProposedNewState: a.state, Config: a.config})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -172,7 +177,8 @@ func BenchmarkAccountSubscriptions1000(b *testing.B) {
 			return resp.Diagnostics
 		}},
 		{"read", &ps.account.answered.read, func(s tfprotov6.ProviderServer) []*tfprotov6.Diagnostic {
-			resp, err := s.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: accountTypeName, CurrentState: a.state})
+			resp, err := s.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: accountTypeName, CurrentState: a.state,
+				CurrentIdentity: a.identity})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -187,8 +193,8 @@ func BenchmarkAccountSubscriptions1000(b *testing.B) {
 			return resp.Diagnostics
 		}},
 		{"plan", &ps.account.answered.plan, func(s tfprotov6.ProviderServer) []*tfprotov6.Diagnostic {
-			resp, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-				TypeName: accountTypeName, PriorState: a.state, ProposedNewState: a.state, Config: a.config})
+			resp, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: accountTypeName,
+				PriorState: a.state, PriorIdentity: a.identity, ProposedNewState: a.state, Config: a.config})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -244,5 +250,12 @@ func TestAccountSubscriptions_noChangePlanAtProtocolLevel(t *testing.T) {
 	}
 	if len(resp.RequiresReplace) > 0 {
 		t.Fatalf("a plan with nothing changed requires replacement of %v", resp.RequiresReplace)
+	}
+	ps, ok := a.s.server.(*protocolServer)
+	if !ok {
+		t.Fatalf("ProtocolServer serves %T", a.s.server)
+	}
+	if got := identityAccountOf(t, ps.account, resp.PlannedIdentity); got != testAccount {
+		t.Fatalf("a plan with nothing changed plans the identity %q, want the account's, %q", got, testAccount)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // apply converges the account from held (what exists, by key) to the plan
 // (converge) and sets the state to what exists afterwards, also when a write
-// fails.
+// fails, and the identity.
 //
 // named is what the plan showed as deleted (applyScope), or nil where the plan's removals are
 // held entries (an update).
@@ -23,7 +23,8 @@ import (
 // It returns the planned entries and what exists afterwards, by key (nil when nothing was
 // written).
 func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string, plan accountSubscriptionsModel,
-	held map[string]accountEntry, named map[string]bool, state stateSetter, diags *diag.Diagnostics) (planned, result map[string]accountEntry) {
+	held map[string]accountEntry, named map[string]bool, state stateSetter, identity *tfsdk.ResourceIdentity,
+	diags *diag.Diagnostics) (planned, result map[string]accountEntry) {
 	planned, opaque, d := entries(plan.Subscriptions)
 	diags.Append(d...)
 	if diags.HasError() {
@@ -46,6 +47,7 @@ func (r *AccountSubscriptionsResource) apply(ctx context.Context, account string
 		Takeover:      recordedTakeover(plan.Takeover),
 		Timeouts:      timeoutsOrNull(plan.Timeouts),
 	})...)
+	diags.Append(setAccountIdentity(ctx, identity, account)...)
 	return planned, result
 }
 

@@ -23,15 +23,18 @@ import (
 // protocol's values directly, on the path of a plan that changes nothing:
 //   - ValidateResourceConfig of a configuration whose entries are known objects: the
 //     attributes' own validators;
-//   - ReadResource of a state without private data: refreshEntries, the resource's own Read;
+//   - ReadResource of a state without private data: refreshEntries, the resource's own Read,
+//     and the identity that Read sets;
 //   - PlanResourceChange of an update that changes nothing: the plan is the prior state,
-//     where the state holds the schema's defaults (schemaDefaults).
+//     where the state holds the schema's defaults (schemaDefaults), and the prior identity.
+//
+// The identity is carried as the framework carries it (account_subscriptions_protocol_identity.go).
 //
 // Every plan of the resource makes all three (Terraform validates twice). Everything else goes
 // to the framework, and so does any request these paths do not recognise as theirs: a create,
-// destroy or change, private state, an identity, a value that does not decode, a provider not
-// yet configured, a configuration the schema rejects (a read-only attribute set, a required one
-// left out). TestAccountProtocol_* check, call by call, that both answer the same, and every
+// destroy or change, private state, an identity that does not decode or that a Read would
+// change, a value that does not decode, a provider not yet configured, a configuration the
+// schema rejects (a read-only attribute set, a required one left out). TestAccountProtocol_* check, call by call, that both answer the same, and every
 // acceptance test checks the calls its CLI makes (fast_path_parity_test.go).
 //
 // Why it exists, what it saves (BenchmarkAccountSubscriptions1000, BENCHMARKS.md) and the rule
@@ -41,6 +44,7 @@ type accountProtocol struct {
 	typeName string         // eventnotify_account_subscriptions
 	schema   schema.Schema  // the resource's schema
 	typ      tftypes.Object // the resource's value type
+	identity tftypes.Object // the value type of the resource's identity
 	entry    tftypes.Type   // the value type of one entry of subscriptions
 	// defaults are the values that the schema's defaults give where the configuration leaves
 	// an attribute out, top level and entries; nil when a default cannot be evaluated here,
@@ -63,7 +67,10 @@ func newAccountProtocol(p *EventNotifyProvider) *accountProtocol {
 	// The value type of a resource schema is an object; were it not, nothing would decode
 	// and every call would go to the framework.
 	typ, _ := s.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	return &accountProtocol{provider: p, typeName: name.TypeName, schema: s.Schema, typ: typ,
+	var is resource.IdentitySchemaResponse
+	r.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &is)
+	identity, _ := is.IdentitySchema.Type().TerraformType(ctx).(tftypes.Object)
+	return &accountProtocol{provider: p, typeName: name.TypeName, schema: s.Schema, typ: typ, identity: identity,
 		entry: accountEntryType().TerraformType(ctx), defaults: defaultsOf(ctx, s.Schema)}
 }
 
@@ -229,12 +236,16 @@ func stringValue(v tftypes.Value) (types.String, bool) {
 	return types.StringValue(s), true
 }
 
-// readResource is ReadResource of a state without private data or identity: what
-// AccountSubscriptionsResource.Read does for such a state, which says so where it could
-// change.
+// readResource is ReadResource of a state without private data, whose identity is none or the
+// state's account: what AccountSubscriptionsResource.Read does for such a state, which says so
+// where it could change.
 func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, bool) {
 	data := a.provider.configured.Load()
-	if data == nil || len(req.Private) > 0 || req.CurrentIdentity != nil {
+	if data == nil || len(req.Private) > 0 {
+		return nil, false
+	}
+	current, ok := a.decodeIdentity(req.CurrentIdentity)
+	if !ok {
 		return nil, false
 	}
 	state, top, ok := a.decodeAccount(req.CurrentState)
@@ -256,6 +267,14 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	}
 
 	account := stateAccount(accountID, id)
+	if !current.null && current.account != account {
+		return nil, false // the framework refuses a changed identity
+	}
+	// As the framework answers a failed Read: the state and the identity as they came.
+	asSent, err := a.identityAsSent(req.CurrentIdentity)
+	if err != nil {
+		return nil, false
+	}
 	// The read timeout, as the resource's Read takes it.
 	blockValue, err := timeouts.Type{ObjectType: types.ObjectType{AttrTypes: timeoutsAttrTypes()}}.ValueFromTerraform(ctx, top.timeouts)
 	block, ok := blockValue.(timeouts.Value)
@@ -270,21 +289,24 @@ func (a *accountProtocol) readResource(ctx context.Context, req *tfprotov6.ReadR
 	fresh, diags := (&AccountSubscriptionsResource{data: data}).refreshEntries(op.ctx, account, held, accountOrigin{})
 	op.checkTimeout(&diags)
 	if diags.HasError() {
-		// As the framework answers a failed Read: the state as it was.
 		a.answered.read.Add(1)
-		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Diagnostics: protocolDiagnostics(diags)}, true
+		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: asSent, Diagnostics: protocolDiagnostics(diags)}, true
 	}
 	// The account has been listed: from here on the answer is this call's, an error included,
 	// so that the listing is never made twice.
 	a.answered.read.Add(1)
 	dv, err := a.encodeState(ctx, account, fresh, top.takeover, top.timeouts)
+	var identity *tfprotov6.ResourceIdentityData
+	if err == nil {
+		identity, err = a.encodeIdentity(account)
+	}
 	if err != nil {
 		diags.AddError("Unable to encode the subscriptions of account "+account,
-			"The listed subscriptions could not be encoded as the resource's state: "+err.Error()+
+			"The listed subscriptions could not be encoded as the resource's state and identity: "+err.Error()+
 				". This is a bug in the provider; please report it.")
-		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Diagnostics: protocolDiagnostics(diags)}, true
+		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: asSent, Diagnostics: protocolDiagnostics(diags)}, true
 	}
-	return &tfprotov6.ReadResourceResponse{NewState: dv, Diagnostics: protocolDiagnostics(diags)}, true
+	return &tfprotov6.ReadResourceResponse{NewState: dv, NewIdentity: identity, Diagnostics: protocolDiagnostics(diags)}, true
 }
 
 // encodeState encodes the resource's state: the account, its entries, and the takeover
@@ -342,10 +364,18 @@ func (a *accountProtocol) entryFromTerraform(ctx context.Context, v tftypes.Valu
 // about nothing (each entry's settings are the state's (accountSettingWarnings), and the
 // takeover warning is for a create, and the takeover attribute keeps the state's:
 // keepTakeover) and checks no event name against the catalogue (checkAccountEventNames
-// checks only names the state lacks).
+// checks only names the state lacks). The planned identity is the prior one, as the framework
+// plans it where ModifyPlan sets none (identityAsSent).
 func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
 	data := a.provider.configured.Load()
-	if data == nil || len(req.PriorPrivate) > 0 || req.PriorIdentity != nil {
+	if data == nil || len(req.PriorPrivate) > 0 {
+		return nil, false
+	}
+	if _, ok := a.decodeIdentity(req.PriorIdentity); !ok {
+		return nil, false
+	}
+	identity, err := a.identityAsSent(req.PriorIdentity)
+	if err != nil {
 		return nil, false
 	}
 	prior, held, ok := a.decodeAccount(req.PriorState)
@@ -383,7 +413,8 @@ func (a *accountProtocol) planResourceChange(_ context.Context, req *tfprotov6.P
 	a.answered.plan.Add(1)
 	holding := data.holders.holdAccount(account.ValueString(), sortedKeys(held.subscriptions),
 		entryIDsFromTerraform(held.subscriptions))
-	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, Diagnostics: protocolDiagnostics(holding)}, true
+	return &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, PlannedIdentity: identity,
+		Diagnostics: protocolDiagnostics(holding)}, true
 }
 
 // sameEncoding reports whether two values arrived as the same msgpack bytes, which Terraform

@@ -132,6 +132,30 @@ func (tw *twinServers) dynamic(v tftypes.Value) *tfprotov6.DynamicValue {
 	return &dv
 }
 
+// identity encodes an identity of the resource: account's, or a null one for "".
+func (tw *twinServers) identity(account string) *tfprotov6.ResourceIdentityData {
+	tw.t.Helper()
+	v := tftypes.NewValue(tw.protocol.identity, nil)
+	if account != "" {
+		v = tftypes.NewValue(tw.protocol.identity, map[string]tftypes.Value{"account_id": tftypes.NewValue(tftypes.String, account)})
+	}
+	dv, err := tfprotov6.NewDynamicValue(tw.protocol.identity, v)
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
+}
+
+// sameIdentity fails unless both servers answered the same identity (identitiesDiffer), and
+// returns its account_id (identityAccountOf).
+func (tw *twinServers) sameIdentity(what string, framework, fast *tfprotov6.ResourceIdentityData) string {
+	tw.t.Helper()
+	if d := identitiesDiffer(tw.protocol, framework, fast); d != "" {
+		tw.t.Fatalf("%s: %s", what, d)
+	}
+	return identityAccountOf(tw.t, tw.protocol, fast)
+}
+
 // sameValue fails unless two encoded values of the resource are equal.
 func (tw *twinServers) sameValue(what string, framework, fast *tfprotov6.DynamicValue) {
 	tw.t.Helper()
@@ -296,10 +320,22 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 		name     string
 		state    tftypes.Value
 		private  []byte
+		identity *tfprotov6.ResourceIdentityData // none when nil
 		fault    *mockserver.Fault
 		wantFast bool
+		// failsBeforeIdentity: the Read fails before it records the identity.
+		failsBeforeIdentity bool
 	}{
 		{name: "keys are ids, as imported", state: tw.account(top, byID(subs, stateEntry)), wantFast: true},
+		// Terraform 1.12 and later send the identity; a state written before it had one sends a null one.
+		{name: "the state's identity", state: tw.account(top, byID(subs, stateEntry)), identity: tw.identity(testAccount), wantFast: true},
+		{name: "a null identity", state: tw.account(top, byID(subs, stateEntry)), identity: tw.identity(""), wantFast: true},
+		{name: "account id only, the state's identity", state: tw.account(map[string]any{"id": testAccount}, nil),
+			identity: tw.identity(testAccount), wantFast: true},
+		// The framework refuses a Read that changes a stored identity.
+		{name: "an identity of another account", state: tw.account(top, byID(subs, stateEntry)), identity: tw.identity("other-account")},
+		{name: "the listing fails, with the state's identity", state: tw.account(top, byID(subs, stateEntry)), identity: tw.identity(testAccount),
+			wantFast: true, failsBeforeIdentity: true, fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscriptions, Status: 403, Count: 1}},
 		{name: "named keys, stale values, other spellings", wantFast: true, state: tw.account(top, map[string]map[string]any{
 			"atoms":  with(stateEntry(subs[0]), map[string]any{"event_name": "atom.status", "log_level": "INFO"}),
 			"procs":  with(stateEntry(subs[1]), map[string]any{"event_name": "Process.Execution", "enabled": false}),
@@ -321,21 +357,21 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 		{name: "a timeouts block", wantFast: true, state: tw.account(withTimeouts(top, map[string]any{"read": "10m", "create": "1h"}),
 			byID(subs, stateEntry))},
 		// Both fail the same way, naming the read and its timeout.
-		{name: "the read timeout passes", wantFast: true, state: tw.account(withTimeouts(top, map[string]any{"read": "1ns"}),
+		{name: "the read timeout passes", wantFast: true, failsBeforeIdentity: true, state: tw.account(withTimeouts(top, map[string]any{"read": "1ns"}),
 			byID(subs, stateEntry))},
 		{name: "empty map", state: tw.account(top, map[string]map[string]any{}), wantFast: true},
 		{name: "a takeover recorded", wantFast: true, state: tw.account(withTakeover(tw, top, []string{gone},
 			map[string]string{subs[0].SubscriptionID: subs[0].SubscriptionID}), byID(subs, stateEntry))},
 		{name: "account id only", state: tw.account(map[string]any{"id": testAccount}, nil), wantFast: true},
 		{name: "private data from an import", state: tw.account(top, nil), private: imported.ImportedResources[0].Private},
-		{name: "the listing fails", state: tw.account(top, byID(subs, stateEntry)), wantFast: true,
+		{name: "the listing fails", state: tw.account(top, byID(subs, stateEntry)), wantFast: true, failsBeforeIdentity: true,
 			fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscriptions, Status: 403, Count: 1}},
 		// Each held entry is read on its own, and the refresh warns.
 		{name: "the listing disagrees with its metadata every time", state: tw.account(top, map[string]map[string]any{
 			"gone": with(stateEntry(subs[0]), map[string]any{"id": gone}), "atoms": stateEntry(subs[0]),
 		}), wantFast: true, fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscriptions, Status: 200, Count: 3,
 			Body: `{"subscriptions":[],"paginationMetadata":{"pageNumber":0,"totalElements":5,"numberOfElements":0,"last":true}}`}},
-		{name: "a held entry missing from the listing cannot be read", wantFast: true, state: tw.account(top, map[string]map[string]any{
+		{name: "a held entry missing from the listing cannot be read", wantFast: true, failsBeforeIdentity: true, state: tw.account(top, map[string]map[string]any{
 			"gone": with(stateEntry(subs[0]), map[string]any{"id": gone}), "atoms": stateEntry(subs[0]),
 		}), fault: &mockserver.Fault{Method: "GET", Route: mockserver.RouteSubscription, Status: 403, Count: 1}},
 	}
@@ -349,7 +385,8 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 				if tc.fault != nil {
 					m.InjectFault(*tc.fault)
 				}
-				return &tfprotov6.ReadResourceRequest{TypeName: tw.protocol.typeName, CurrentState: tw.dynamic(tc.state), Private: tc.private}
+				return &tfprotov6.ReadResourceRequest{TypeName: tw.protocol.typeName, CurrentState: tw.dynamic(tc.state), Private: tc.private,
+					CurrentIdentity: tc.identity}
 			}
 			t.Cleanup(m.ClearFaults)
 			framework, fast := answerBoth(tw, tc.wantFast, req, func(r *tfprotov6.ReadResourceRequest) bool {
@@ -358,6 +395,18 @@ func TestAccountProtocol_readMatchesFramework(t *testing.T) {
 			}, frameworkServer.ReadResource)
 			tw.sameDiagnostics("ReadResource", framework.Diagnostics, fast.Diagnostics)
 			tw.sameValue("the new state", framework.NewState, fast.NewState)
+			// The resource's Read records the state's account; a Read that fails before that
+			// keeps what came (a null identity when none came).
+			want := testAccount
+			if tc.failsBeforeIdentity {
+				want = identityAccountOf(t, tw.protocol, tc.identity)
+				if tc.identity == nil {
+					want = "<null>"
+				}
+			}
+			if got := tw.sameIdentity("the new identity", framework.NewIdentity, fast.NewIdentity); got != want {
+				t.Fatalf("the new identity is %q, want %q", got, want)
+			}
 			if string(framework.Private) != string(fast.Private) {
 				t.Fatalf("private data: the framework answers %q, ProtocolServer %q", framework.Private, fast.Private)
 			}
@@ -437,6 +486,7 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 		name                      string
 		prior, proposed, config   tftypes.Value
 		private                   []byte
+		identity                  *tfprotov6.ResourceIdentityData // the prior identity; none when nil
 		wantFast, wantReplacement bool
 		wantWarnings              int
 		wantPrior                 bool          // the framework plans the prior state
@@ -445,6 +495,15 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 		wantError                 string        // the summary of the one diagnostic both give
 	}{
 		{name: "nothing changes", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)), wantFast: true},
+		// Both plan the prior identity as it came: none is a null one.
+		{name: "nothing changes, with the identity", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
+			identity: tw.identity(testAccount), wantFast: true},
+		{name: "nothing changes, a null identity", prior: prior, proposed: prior, config: tw.account(configTop, byID(subs, configEntry)),
+			identity: tw.identity(""), wantFast: true},
+		{name: "nothing changes, an identity of another account", prior: prior, proposed: prior,
+			config: tw.account(configTop, byID(subs, configEntry)), identity: tw.identity("other-account"), wantFast: true},
+		{name: "an entry changes, with the identity", prior: prior, proposed: tw.account(top, changed),
+			config: tw.account(configTop, byID(subs, configEntry)), identity: tw.identity(testAccount)},
 		{name: "nothing changes, a timeouts block set", prior: timed, proposed: timed, config: tw.account(withTimeouts(configTop, block),
 			byID(subs, configEntry)), wantFast: true},
 		{name: "a timeouts block added", prior: prior, proposed: timed, config: tw.account(withTimeouts(configTop, block),
@@ -491,7 +550,8 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tw.t = t
 			req := &tfprotov6.PlanResourceChangeRequest{TypeName: tw.protocol.typeName, PriorState: tw.dynamic(tc.prior),
-				ProposedNewState: tw.dynamic(tc.proposed), Config: tw.dynamic(tc.config), PriorPrivate: tc.private}
+				ProposedNewState: tw.dynamic(tc.proposed), Config: tw.dynamic(tc.config), PriorPrivate: tc.private,
+				PriorIdentity: tc.identity}
 			framework, fast := answerBoth(tw, tc.wantFast, func() *tfprotov6.PlanResourceChangeRequest { return req },
 				func(r *tfprotov6.PlanResourceChangeRequest) bool {
 					_, ok := tw.protocol.planResourceChange(ctx, r)
@@ -515,6 +575,13 @@ func TestAccountProtocol_planMatchesFramework(t *testing.T) {
 			}
 			if string(framework.PlannedPrivate) != string(fast.PlannedPrivate) {
 				t.Fatalf("private data: the framework plans %q, ProtocolServer %q", framework.PlannedPrivate, fast.PlannedPrivate)
+			}
+			want := identityAccountOf(t, tw.protocol, tc.identity)
+			if tc.identity == nil || want == "<null>" && !hasErrorDiagnostic(fast.Diagnostics) {
+				want = "<null>"
+			}
+			if got := tw.sameIdentity("the planned identity", framework.PlannedIdentity, fast.PlannedIdentity); got != want {
+				t.Fatalf("the planned identity is %q, want the prior one, %q", got, want)
 			}
 			if tc.wantFast {
 				tw.sameValue("a plan that changes nothing", req.PriorState, fast.PlannedState)
@@ -601,33 +668,8 @@ func TestAccountProtocol_validateMatchesFramework(t *testing.T) {
 // empty and were answered by accountProtocol, call by call.
 func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 	m := newTestMock(t)
-	var mu sync.Mutex
-	var servers []*parityServer
-	factories := map[string]func() (tfprotov6.ProviderServer, error){
-		"eventnotify": func() (tfprotov6.ProviderServer, error) {
-			s, err := testProviderFactories["eventnotify"]()
-			if ps, ok := s.(*parityServer); ok {
-				mu.Lock()
-				servers = append(servers, ps)
-				mu.Unlock()
-			}
-			return s, err
-		},
-	}
-	// answered counts the calls accountProtocol answered, and compared those of them that the
-	// parity server also sent to the framework (fast_path_parity_test.go).
-	answered := func() (counts [5]int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, s := range servers {
-			counts[0] += s.account.answered.validate.Load()
-			counts[1] += s.account.answered.read.Load()
-			counts[2] += s.account.answered.plan.Load()
-			counts[3] += s.compared.validate.Load()
-			counts[4] += s.compared.plan.Load()
-		}
-		return counts
-	}
+	counter := &fastPathCounter{}
+	answered := counter.counts
 	var entries []acctEntry
 	for i := range 40 {
 		entries = append(entries, acctEntry{key: fmt.Sprintf("s%02d", i), event: "ATOM.STATUS", level: logLevels[i%3],
@@ -636,7 +678,7 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 	config := m.providerBlock() + acctConfig(entries...)
 	var before, after [5]int64
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: factories,
+		ProtoV6ProviderFactories: counter.factories(),
 		CheckDestroy:             m.checkMockEmpty(),
 		Steps: []resource.TestStep{
 			{Config: config, Check: m.checkAcctStateMatchesMock(40)},
@@ -654,6 +696,44 @@ func TestAccAccountSubscriptions_protocolPath(t *testing.T) {
 		t.Errorf("the parity server compared %d of %d validations and %d of %d plans that accountProtocol answered",
 			after[3], after[0], after[4], after[2])
 	}
+}
+
+// fastPathCounter serves the provider as testProviderFactories does and counts, over every
+// server it made, the calls that accountProtocol answered and those of them that the parity
+// server also sent to the framework (fast_path_parity_test.go).
+type fastPathCounter struct {
+	mu      sync.Mutex
+	servers []*parityServer
+}
+
+// factories are testProviderFactories, with each server counted.
+func (c *fastPathCounter) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"eventnotify": func() (tfprotov6.ProviderServer, error) {
+			s, err := testProviderFactories["eventnotify"]()
+			if ps, ok := s.(*parityServer); ok {
+				c.mu.Lock()
+				c.servers = append(c.servers, ps)
+				c.mu.Unlock()
+			}
+			return s, err
+		},
+	}
+}
+
+// counts are the calls answered by accountProtocol (validations, reads, plans), then those
+// compared (validations, plans).
+func (c *fastPathCounter) counts() (counts [5]int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.servers {
+		counts[0] += s.account.answered.validate.Load()
+		counts[1] += s.account.answered.read.Load()
+		counts[2] += s.account.answered.plan.Load()
+		counts[3] += s.compared.validate.Load()
+		counts[4] += s.compared.plan.Load()
+	}
+	return counts
 }
 
 // withTimeouts returns a copy of top-level attributes with a timeouts block (a map of its
@@ -711,4 +791,26 @@ func TestAccountProtocol_planPreIssuedJWTOtherAccount(t *testing.T) {
 			}
 		})
 	}
+}
+
+// identityAccountOf is the account_id of an identity of the account resource as an answer
+// carries it: "<none>" for no identity, "<null>" for a null one (or a null account_id).
+func identityAccountOf(t *testing.T, a *accountProtocol, d *tfprotov6.ResourceIdentityData) string {
+	t.Helper()
+	if d == nil || d.IdentityData == nil {
+		return "<none>"
+	}
+	v, err := d.IdentityData.Unmarshal(a.identity)
+	if err != nil {
+		t.Fatalf("decoding the identity: %v", err)
+	}
+	var attrs map[string]tftypes.Value
+	if v.IsNull() || v.As(&attrs) != nil || attrs["account_id"].IsNull() {
+		return "<null>"
+	}
+	var account string
+	if err := attrs["account_id"].As(&account); err != nil {
+		t.Fatal(err)
+	}
+	return account
 }

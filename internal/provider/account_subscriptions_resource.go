@@ -31,6 +31,8 @@ var (
 	_ resource.ResourceWithModifyPlan  = &AccountSubscriptionsResource{}
 )
 
+// Its identity (account_id) is in account_subscriptions_identity.go.
+
 // AccountSubscriptionsResource manages the complete set of an account's
 // subscriptions: after apply the account holds exactly the subscriptions of
 // the map, and a subscription made outside Terraform shows in the next plan as
@@ -209,7 +211,7 @@ func (r *AccountSubscriptionsResource) Create(ctx context.Context, req resource.
 		return
 	}
 	named, _ := namedDeletes(plan.Takeover)
-	r.apply(op.ctx, account, plan, existingEntries(list), named, &resp.State, &resp.Diagnostics)
+	r.apply(op.ctx, account, plan, existingEntries(list), named, &resp.State, resp.Identity, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
 
@@ -227,6 +229,9 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 	}
 	if changesOnlyTimeouts(req.Plan.Raw, req.State.Raw) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		// A state written before the resource had an identity (or planned with
+		// -refresh=false) has none yet: the framework wants one after every update.
+		resp.Diagnostics.Append(setAccountIdentity(ctx, resp.Identity, r.data.account(plan.AccountID))...)
 		return
 	}
 	op, cancel, diags := subscriptionTimeouts.startOperation(ctx, plan.Timeouts, accountResourceTypeName, "update")
@@ -246,7 +251,7 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 		resp.State.Raw = req.State.Raw // nothing written
 		return
 	}
-	planned, result := r.apply(op.ctx, account, plan, current, nil, &resp.State, &resp.Diagnostics)
+	planned, result := r.apply(op.ctx, account, plan, current, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	reportStale(subscriptionScope{}, account, planned, held, current, result, gone, changed, &resp.Diagnostics)
 	op.checkTimeout(&resp.Diagnostics)
 }
@@ -257,8 +262,9 @@ func (r *AccountSubscriptionsResource) Update(ctx context.Context, req resource.
 // The protocol fast path depends on what this does for a state without private data:
 // accountProtocol.readResource answers such a Read itself with refreshEntries
 // (account_subscriptions_protocol.go). Whatever is added here for a state without private
-// data must be done there too: TestAccountProtocol_readMatchesFramework compares the two (the
-// acceptance tests' parity check compares validations and plans, not reads).
+// data must be done there too (the identity included: accountProtocol.encodeIdentity):
+// TestAccountProtocol_readMatchesFramework compares the two (the acceptance tests' parity check
+// compares validations and plans, not reads).
 func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state accountSubscriptionsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -304,6 +310,8 @@ func (r *AccountSubscriptionsResource) Read(ctx context.Context, req resource.Re
 	state.Subscriptions = m
 	state.Timeouts = timeoutsOrNull(state.Timeouts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	// A state written before the resource had an identity gets one here.
+	resp.Diagnostics.Append(setAccountIdentity(ctx, resp.Identity, account)...)
 }
 
 // stateAccount is the account of a state: account_id, or the id alone right
@@ -386,23 +394,33 @@ func unheld(list []client.Subscription, held map[string]accountEntry) []accountE
 	return out
 }
 
-// ImportState takes the account id; Read then fills the map, keyed by
-// subscription id. It records the import id for that Read's advice
-// (account_origin.go).
+// ImportState takes the account id, or an import block's identity (account_id) when there is
+// no id; Read then fills the map, keyed by subscription id. It records where the account came
+// from for that Read's advice (account_origin.go).
 func (r *AccountSubscriptionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	account := strings.TrimSpace(req.ID)
-	if account == "" || strings.Contains(account, "/") {
+	origin := accountOrigin{ImportID: req.ID, Resource: accountSubscriptionsType, AccountInID: true}
+	switch {
+	case req.ID == "":
+		var diags diag.Diagnostics
+		account, diags = accountFromIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
+		origin = accountOrigin{Identity: true, Resource: accountSubscriptionsType}
+	case account == "" || strings.Contains(account, "/"):
 		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("The import id of eventnotify_account_subscriptions "+
 			"is an account id, such as %q; got %q.", r.data.account(types.StringNull()), req.ID))
 		return
-	}
-	if err := httpapi.CheckAccountID(account); err != nil {
-		resp.Diagnostics.AddError("Invalid import id", "The import id of eventnotify_account_subscriptions is an account id: "+
-			accountIDAdvice(err)+".")
-		return
+	default:
+		if err := httpapi.CheckAccountID(account); err != nil {
+			resp.Diagnostics.AddError("Invalid import id", "The import id of eventnotify_account_subscriptions is an account id: "+
+				accountIDAdvice(err)+".")
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), account)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account_id"), account)...)
-	origin := accountOrigin{ImportID: req.ID, Resource: accountSubscriptionsType, AccountInID: true}
 	resp.Diagnostics.Append(origin.record(ctx, resp.Private)...)
+	resp.Diagnostics.Append(setAccountIdentity(ctx, resp.Identity, account)...)
 }

@@ -37,7 +37,7 @@ func (r *tamperedReference) ValidateResourceConfig(ctx context.Context, req *tfp
 
 // TestParityServer: a parity server answers as the fast path does where the framework agrees,
 // and adds an error naming the difference, and records it, where the framework's answer
-// differs in any part: the planned state, the replacement, private data, a deferral or the diagnostics,
+// differs in any part: the planned state, the replacement, private data, the identity, a deferral or the diagnostics,
 // of a plan or a validation. A call the fast path leaves to the framework is not compared.
 func TestParityServer(t *testing.T) {
 	m := newTestMock(t)
@@ -55,6 +55,7 @@ func TestParityServer(t *testing.T) {
 		name      string
 		validate  bool // a ValidateResourceConfig, else a PlanResourceChange
 		proposed  *tfprotov6.DynamicValue
+		identity  *tfprotov6.ResourceIdentityData // the prior identity; none when nil
 		plan      func(*tfprotov6.PlanResourceChangeResponse)
 		check     func(*tfprotov6.ValidateResourceConfigResponse)
 		wantDiff  string // in the error's detail; "" for none
@@ -70,7 +71,14 @@ func TestParityServer(t *testing.T) {
 			wantDiff: "private data:", wantCalls: 1},
 		{name: "a deferral", proposed: prior, plan: func(r *tfprotov6.PlanResourceChangeResponse) {
 			r.Deferred = &tfprotov6.Deferred{Reason: tfprotov6.DeferredReasonProviderConfigUnknown}
-		}, wantDiff: "identity or deferral:", wantCalls: 1},
+		}, wantDiff: "deferral:", wantCalls: 1},
+		{name: "another identity", proposed: prior, identity: tw.identity(testAccount), plan: func(r *tfprotov6.PlanResourceChangeResponse) {
+			r.PlannedIdentity = tw.identity("other-account")
+		}, wantDiff: "planned identity:", wantCalls: 1},
+		{name: "no identity where a null one came", proposed: prior, plan: func(r *tfprotov6.PlanResourceChangeResponse) {
+			r.PlannedIdentity = nil
+		}, wantDiff: "planned identity:", wantCalls: 1},
+		{name: "the framework agrees on the identity", proposed: prior, identity: tw.identity(testAccount), wantCalls: 1},
 		{name: "a warning of the plan", proposed: prior, plan: func(r *tfprotov6.PlanResourceChangeResponse) {
 			r.Diagnostics = append(r.Diagnostics, warning)
 		}, wantDiff: "diagnostics:", wantCalls: 1},
@@ -101,7 +109,7 @@ func TestParityServer(t *testing.T) {
 				diags = resp.Diagnostics
 			} else {
 				resp, err := ps.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
-					TypeName: accountResourceTypeName, PriorState: prior, ProposedNewState: tc.proposed, Config: config})
+					TypeName: accountResourceTypeName, PriorState: prior, PriorIdentity: tc.identity, ProposedNewState: tc.proposed, Config: config})
 				if err != nil {
 					t.Fatal(err)
 				}

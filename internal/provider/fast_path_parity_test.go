@@ -177,9 +177,11 @@ func (s *parityServer) planDiffers(framework, fast *tfprotov6.PlanResourceChange
 	if string(framework.PlannedPrivate) != string(fast.PlannedPrivate) {
 		diffs = append(diffs, fmt.Sprintf("private data: the framework plans %q, the fast path %q", framework.PlannedPrivate, fast.PlannedPrivate))
 	}
-	if !reflect.DeepEqual(framework.PlannedIdentity, fast.PlannedIdentity) || !reflect.DeepEqual(framework.Deferred, fast.Deferred) {
-		diffs = append(diffs, fmt.Sprintf("identity or deferral: the framework answers %v %v, the fast path %v %v",
-			framework.PlannedIdentity, framework.Deferred, fast.PlannedIdentity, fast.Deferred))
+	if d := identitiesDiffer(s.account, framework.PlannedIdentity, fast.PlannedIdentity); d != "" {
+		diffs = append(diffs, "planned identity: "+d)
+	}
+	if !reflect.DeepEqual(framework.Deferred, fast.Deferred) {
+		diffs = append(diffs, fmt.Sprintf("deferral: the framework answers %v, the fast path %v", framework.Deferred, fast.Deferred))
 	}
 	if d := diagnosticsDiffer(framework.Diagnostics, fast.Diagnostics); d != "" {
 		diffs = append(diffs, d)
@@ -206,6 +208,27 @@ func valuesDiffer(a *accountProtocol, framework, fast *tfprotov6.DynamicValue) s
 	}
 	diffs, _ := x.Diff(y)
 	return fmt.Sprint(diffs)
+}
+
+// identitiesDiffer describes how two identities of the account resource differ; "" when they
+// are equal values (a missing identity differs from a null one: Terraform tells them apart).
+func identitiesDiffer(a *accountProtocol, framework, fast *tfprotov6.ResourceIdentityData) string {
+	decode := func(d *tfprotov6.ResourceIdentityData) (string, error) {
+		if d == nil || d.IdentityData == nil {
+			return "none", nil
+		}
+		v, err := d.IdentityData.Unmarshal(a.identity)
+		return v.String(), err
+	}
+	x, errX := decode(framework)
+	y, errY := decode(fast)
+	if errX != nil || errY != nil {
+		return fmt.Sprintf("undecodable: %v, %v", errX, errY)
+	}
+	if x != y {
+		return fmt.Sprintf("the framework answers %s, the fast path %s", x, y)
+	}
+	return ""
 }
 
 // diagnosticsDiffer describes how two sets of diagnostics differ (in any order); "" when they

@@ -238,6 +238,7 @@ func TestIdentityDocs(t *testing.T) {
 	}{
 		{"subscription.md.tmpl", &SubscriptionResource{}},
 		{"topic_subscriptions.md.tmpl", &TopicSubscriptionsResource{}},
+		{"account_subscriptions.md.tmpl", &AccountSubscriptionsResource{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.template, func(t *testing.T) {
