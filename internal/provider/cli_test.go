@@ -145,6 +145,9 @@ var (
 	// (hashicorp/terraform#35837; 1.5.7 writes `3fa8...-...= {`, which does not
 	// parse); OpenTofu 1.12 leaves them unquoted (opentofu/opentofu#3978).
 	featureGeneratedMapKeys = cliFeature{what: "generated configuration with quoted map keys", terraform: "1.9.8"}
+	// featureProviderForEach: `for_each` on provider blocks, an instance per key (OpenTofu 1.9.0's
+	// changelog; Terraform has none).
+	featureProviderForEach = cliFeature{what: "for_each on provider blocks", opentofu: "1.9.0"}
 )
 
 // skipUnlessCLISupports is a check for a TestCase's TerraformVersionChecks

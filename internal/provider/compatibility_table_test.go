@@ -23,6 +23,7 @@ var compatibilityRows = []struct {
 	{"index.md.tmpl", "Ephemeral input variables", featureEphemeralVariables},
 	{"index.md.tmpl", "Resource identity", featureResourceIdentity},
 	{"index.md.tmpl", "List resources", featureListResources},
+	{"index.md.tmpl", "`for_each` on provider blocks", featureProviderForEach},
 	{"guides/testing-modules.md.tmpl", "the provider's functions", featureProviderFunctions},
 }
 
