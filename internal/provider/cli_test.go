@@ -139,6 +139,7 @@ var (
 	// (OpenTofu 1.11.0's changelog, "Ephemeral Values and Write Only Attributes").
 	featureEphemeralVariables = cliFeature{what: "ephemeral input variables", terraform: "1.10.0", opentofu: "1.11.0"}
 	featureResourceIdentity   = cliFeature{what: "resource identity", terraform: "1.12.0", opentofu: "1.12.0"}
+	featureMoveAcrossTypes    = cliFeature{what: "moved blocks between resource types of different providers", terraform: "1.8.0", opentofu: "1.10.0"}
 	featureListResources      = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
 	// featureGeneratedMapKeys: configuration generated for a map whose keys are
 	// not identifiers is valid HCL. Terraform quotes such keys since 1.9.8

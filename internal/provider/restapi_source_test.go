@@ -159,3 +159,19 @@ func FuzzParseRestapiSubscription(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordedRestapiStatesHoldNoSecret checks that no credential reached the recorded
+// states: no token, no Authorization header, no password or header attribute.
+func TestRecordedRestapiStatesHoldNoSecret(t *testing.T) {
+	for _, file := range recordedRestapiStates {
+		body, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"eyJ", "Bearer", "Authorization", "password", "headers", "demo-password"} {
+			if strings.Contains(string(body), secret) {
+				t.Errorf("%s holds %q", file, secret)
+			}
+		}
+	}
+}
