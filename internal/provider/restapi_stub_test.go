@@ -63,7 +63,8 @@ func (restapiStub) Schema(_ context.Context, _ provider.SchemaRequest, resp *pro
 	}}
 }
 
-func (restapiStub) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
+func (restapiStub) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
 
 func (restapiStub) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{func() resource.Resource { return restapiObjectStub{} }}

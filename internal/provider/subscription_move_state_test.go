@@ -206,7 +206,9 @@ func TestAccSubscriptionMoveFromRestapiRefused(t *testing.T) {
 	}{
 		{name: "another path", seed: true, edit: func(a map[string]any) { a["path"] = "/accounts/" + testAccount + "/eventStreams/topic/subscription" },
 			want: []string{"Cannot move restapi_object to eventnotify_subscription", "is not an account's subscriptions collection", "import"}},
-		{name: "no id", seed: true, edit: func(a map[string]any) { a["id"], a["api_response"], a["create_response"], a["api_data"] = "", nil, nil, nil },
+		{name: "no id", seed: true, edit: func(a map[string]any) {
+			a["id"], a["api_response"], a["create_response"], a["api_data"] = "", nil, nil, nil
+		},
 			want: []string{"Cannot move restapi_object to eventnotify_subscription", "has no id"}},
 		{name: "deleted on the service", seed: false,
 			want: []string{"Cannot move restapi_object to subscription", "which the service does not", "hold"}},
