@@ -1,8 +1,7 @@
 terraform {
   required_providers {
     restapi = {
-      source  = "Mastercard/restapi"
-      version = "~> 3.0"
+      source = "Mastercard/restapi"
     }
   }
 }

@@ -7,8 +7,7 @@ terraform {
       version = "~> 0.1.0"
     }
     restapi = {
-      source  = "Mastercard/restapi"
-      version = "~> 3.0"
+      source = "Mastercard/restapi"
     }
   }
 }
