@@ -12,4 +12,5 @@ resource "eventnotify_subscription" "atom_status" {
   event_streams_environment_id   = "env-1"
   event_streams_environment_name = "production"
   event_streams_topic            = "atom-status"
+  enabled                        = true
 }
