@@ -41,6 +41,9 @@ type accountOrigin struct {
 	// AccountInID tells that the import id names the account; false for a subscription id
 	// alone, which takes the provider's account.
 	AccountInID bool `json:"account_in_id,omitempty"`
+	// MovedFrom is the resource type that a moved block took the state from
+	// (subscription_move_state.go); "" when the state was not moved.
+	MovedFrom string `json:"moved_from,omitempty"`
 }
 
 // privateState is the private state a resource's ImportState writes and its Read reads and
@@ -97,6 +100,8 @@ func forgetImport(ctx context.Context, private privateState) diag.Diagnostics {
 func (o accountOrigin) accountAdvice(account string) string {
 	var s string
 	switch {
+	case o.MovedFrom != "":
+		s = fmt.Sprintf("The account %q comes from the path of the %s moved here; check it.", account, o.MovedFrom)
 	case o.Identity:
 		s = fmt.Sprintf("The account %q comes from the import block's identity (account_id); check it.", account)
 	case o.ImportID != "" && o.AccountInID:

@@ -139,7 +139,10 @@ var (
 	// (OpenTofu 1.11.0's changelog, "Ephemeral Values and Write Only Attributes").
 	featureEphemeralVariables = cliFeature{what: "ephemeral input variables", terraform: "1.10.0", opentofu: "1.11.0"}
 	featureResourceIdentity   = cliFeature{what: "resource identity", terraform: "1.12.0", opentofu: "1.12.0"}
-	featureListResources      = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
+	// featureMoveAcrossTypes: MoveResourceState, Terraform 1.8.0; OpenTofu 1.10.0's changelog,
+	// "`moved` now supports moving between different types" (opentofu/opentofu#2370).
+	featureMoveAcrossTypes = cliFeature{what: "moved blocks between resource types of different providers", terraform: "1.8.0", opentofu: "1.10.0"}
+	featureListResources   = cliFeature{what: "list resources (terraform query)", terraform: "1.14.0"}
 	// featureGeneratedMapKeys: configuration generated for a map whose keys are
 	// not identifiers is valid HCL. Terraform quotes such keys since 1.9.8
 	// (hashicorp/terraform#35837; 1.5.7 writes `3fa8...-...= {`, which does not

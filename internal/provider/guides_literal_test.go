@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,25 +23,43 @@ import (
 func newGuideWorkspace(t *testing.T, m *testMock) *cliWorkspace {
 	t.Helper()
 	w := newCLIWorkspace(t, m)
+	w.useMirror()
+	w.copyExact("../../examples/guides/providers/providers.tf", "providers.tf")
+	w.mustRun(nil, "init", "-input=false", "-no-color")
+	return w
+}
+
+// mirroredProvider is a provider binary that a filesystem mirror offers besides this one.
+type mirroredProvider struct {
+	address, version, binary string // HOST/NAMESPACE/TYPE, its version, the binary's path
+}
+
+// useMirror makes `terraform init` install the provider from a filesystem mirror that offers
+// the built binary under guideProviderVersion, and the other providers given.
+func (w *cliWorkspace) useMirror(others ...mirroredProvider) {
+	t := w.t
+	t.Helper()
 	mirror := filepath.Join(t.TempDir(), "mirror")
-	pkg := filepath.Join(mirror, w.cli.registryHost(), "eventnotify", "eventnotify", guideProviderVersion, runtime.GOOS+"_"+runtime.GOARCH)
-	if err := os.MkdirAll(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	bin := filepath.Join(buildProvider(t), "terraform-provider-eventnotify")
-	if err := os.Symlink(bin, filepath.Join(pkg, "terraform-provider-eventnotify_v"+guideProviderVersion)); err != nil {
-		t.Fatal(err)
+	all := append([]mirroredProvider{{w.cli.providerAddress(), guideProviderVersion, bin}}, others...)
+	var include []string
+	for _, p := range all {
+		pkg := filepath.Join(mirror, filepath.FromSlash(p.address), p.version, runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(pkg, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(p.binary, filepath.Join(pkg, "terraform-provider-"+path.Base(p.address)+"_v"+p.version)); err != nil {
+			t.Fatal(err)
+		}
+		include = append(include, fmt.Sprintf("%q", p.address))
 	}
 	rc := filepath.Join(t.TempDir(), "mirror.tfrc")
-	body := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [%q]\n  }\n}\n",
-		mirror, w.cli.providerAddress())
+	body := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [%s]\n  }\n}\n",
+		mirror, strings.Join(include, ", "))
 	if err := os.WriteFile(rc, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	w.env = append(w.env, "TF_CLI_CONFIG_FILE="+rc) // the last value of a repeated variable wins
-	w.copyExact("../../examples/guides/providers/providers.tf", "providers.tf")
-	w.mustRun(nil, "init", "-input=false", "-no-color")
-	return w
 }
 
 // copyExact adds a file of the repository to the working directory as it is.

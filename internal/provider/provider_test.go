@@ -22,6 +22,7 @@ import (
 // plugin-testing needs for it. A live run (EVENTNOTIFY_ACC_LIVE) or a sweep (-sweep) keeps the
 // EVENTNOTIFY_* variables, which name the service (acc_live_test.go).
 func TestMain(m *testing.M) {
+	serveRestapiStubIfAsked() // the CLI runs this binary as the REST provider (restapi_stub_test.go)
 	os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
 	newerCLIs = os.Getenv(newerCLIsEnv) // not for the provider: kept before the EVENTNOTIFY_* variables go
 	flag.Parse()

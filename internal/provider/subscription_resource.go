@@ -153,6 +153,10 @@ func (r *SubscriptionResource) Read(ctx context.Context, req resource.ReadReques
 
 	origin := importedOrigin(ctx, req.Private)
 	sub, err := r.data.client.ReadSubscription(op.ctx, account, id)
+	if errors.Is(err, httpapi.ErrNotFound) && origin.MovedFrom != "" {
+		resp.Diagnostics.AddError("Cannot move "+origin.MovedFrom+" to subscription "+id, movedAdvice(account, id))
+		return
+	}
 	if errors.Is(err, httpapi.ErrNotFound) && origin.imported() {
 		// Terraform's own message would not say which account was looked in.
 		resp.Diagnostics.AddError("Cannot import subscription "+id,
