@@ -24,6 +24,7 @@ var compatibilityRows = []struct {
 	{"index.md.tmpl", "Resource identity", featureResourceIdentity},
 	{"index.md.tmpl", "List resources", featureListResources},
 	{"index.md.tmpl", "`for_each` on provider blocks", featureProviderForEach},
+	{"index.md.tmpl", "`moved` from the REST provider's `restapi_object`", featureMoveAcrossTypes},
 	{"guides/testing-modules.md.tmpl", "the provider's functions", featureProviderFunctions},
 }
 
