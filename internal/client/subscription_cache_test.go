@@ -514,7 +514,7 @@ func BenchmarkReadSubscriptionCached(b *testing.B) {
 		subs[id] = Subscription{ID: id, AccountID: "acc", EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", Enabled: true}
 		ids = append(ids, id)
 	}
-	_, gen, _ := c.listings.lookup("acc", c.now(), c.cfg.ListCacheTTL)
+	_, _, gen, _ := c.listings.lookup("acc", c.now(), c.cfg.ListCacheTTL)
 	c.listings.store("acc", gen, subs, c.now().Add(time.Hour)) // never expires during the run
 	ctx := context.Background()
 	b.ReportAllocs()
