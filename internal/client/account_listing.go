@@ -12,8 +12,9 @@ import (
 
 // AccountSubscriptions returns every subscription of the account, ordered by id. It serves the
 // listing that ReadSubscription keeps (see subscription_cache.go) when one is usable: started
-// less than Config.ListCacheTTL ago, with no write through this Client to the account since.
-// Otherwise it lists the account and keeps the listing for the calls that follow.
+// less than Config.ListCacheTTL ago, and kept up to date by the writes through this Client to
+// the account since (a write whose answer does not tell its outcome drops it). Otherwise it
+// lists the account and keeps the listing for the calls that follow.
 //
 // Terraform plans a resource again just before it applies it, in the same provider process
 // and with no write of that resource in between; so a resource that lists the whole account

@@ -199,9 +199,10 @@ func (lc *listingCache) applyWrite(account string, w writeOutcome) {
 // (a deleted subscription yields an error matching ErrNotFound), served when possible from
 // one listing of the account shared by every read of the account in this Client. The first
 // read of an account lists it page by page (Config.ListPageSize); later reads use that
-// listing until a write through this Client to the account or until Config.ListCacheTTL has
-// passed. An ID the listing does not hold, and every read after a failed listing, is read
-// with GetSubscription. See DESIGN.md#listings for the design.
+// listing, as this Client's writes to the account update it, until one of them drops it (its
+// answer did not tell its outcome) or until Config.ListCacheTTL has passed. An ID the listing
+// does not hold (or holds as unread), and every read after a failed listing, is read with
+// GetSubscription. See DESIGN.md#listings for the design.
 func (c *Client) ReadSubscription(ctx context.Context, accountID, id string) (*Subscription, error) {
 	account, err := c.account(accountID)
 	if err != nil || id == "" || c.cfg.ListCacheTTL < 0 {
