@@ -40,7 +40,15 @@ func (c *Client) AccountSubscriptions(ctx context.Context, accountID string) ([]
 		return nil, err
 	}
 	subs := v.subs
-	if len(v.unread) > 0 {
+	switch size := max(1, c.cfg.ListPageSize); {
+	case len(v.unread) == 0:
+	case len(v.unread) > (len(v.subs)+len(v.unread)+size-1)/size:
+		// More to read one by one than a pass over the account has pages: list it again.
+		_, _, gen, _ := c.listings.lookup(account, c.now(), c.cfg.ListCacheTTL)
+		if subs, err = c.listAccount(ctx, account, gen); err != nil {
+			return nil, err
+		}
+	default:
 		if subs, err = c.readUnread(ctx, account, v); err != nil {
 			return nil, err
 		}
@@ -53,7 +61,8 @@ func (c *Client) AccountSubscriptions(ctx context.Context, accountID string) ([]
 	return out, nil
 }
 
-// readUnread completes the listing v with its unread subscriptions (written by this Client,
+// readUnread completes the listing v with its unread subscriptions, fewer than a pass over the
+// account has pages (written by this Client,
 // their answers not showing how: a bulk update's statuses), each read with
 // getSubscribedEventForAccount, whose 404 alone means gone, and keeps what it read in the
 // stored listing unless a write came in since. A read that fails lists the account instead.
