@@ -41,7 +41,7 @@ func (c *Client) BulkDeleteSubscriptions(ctx context.Context, accountID string, 
 // was lost is repeated; an item already gone answers 404. An item that the answer holds no
 // status for (see settleDeletes) is read: the service's 404 gives it the status 404.
 func (c *Client) bulkDelete(ctx context.Context, accountID string, ids []string) ([]OperationStatus, error) {
-	statuses, err := c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids}, true)
+	statuses, err := c.bulk(ctx, opBulkDelete, accountID, wireBulkDeleteRequest{Operation: "delete", SubscriptionIDs: ids}, ids, true)
 	return c.settleDeletes(ctx, accountID, ids, statuses, err)
 }
 
@@ -53,32 +53,74 @@ func (c *Client) BulkUpdateSubscriptions(ctx context.Context, accountID string, 
 	if subs == nil {
 		subs = []Subscription{}
 	}
-	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateRequest{Operation: "update", Subscriptions: subs}, false)
+	ids := make([]string, len(subs))
+	for i, s := range subs {
+		ids[i] = s.ID
+	}
+	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateRequest{Operation: "update", Subscriptions: subs}, ids, false)
 }
 
-// bulk sends a SubscriptionPatchRequest and reads the per-item statuses; repeat says whether
-// the request may be repeated after the service may have acted on it.
-func (c *Client) bulk(ctx context.Context, op, accountID string, in any, repeat bool) ([]OperationStatus, error) {
+// bulk sends a SubscriptionPatchRequest for the subscriptions ids (op: opBulkDelete or
+// opBulkUpdate) and reads the per-item statuses; repeat says whether the request may be
+// repeated after the service may have acted on it.
+func (c *Client) bulk(ctx context.Context, op, accountID string, in any, ids []string, repeat bool) ([]OperationStatus, error) {
 	accountID, err := c.account(accountID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	resp, err := c.call(ctx, httpapi.Call{
+	var statuses []OperationStatus
+	var answerErr error
+	_, err = c.write(ctx, httpapi.Call{
 		Operation: op,
 		Method:    http.MethodPatch,
 		AccountID: accountID,
 		Path:      httpapi.AccountPath(accountID, "subscriptions"),
 		In:        in,
 		Repeat:    repeat,
+	}, func(resp *httpapi.Response, err error) writeOutcome {
+		if err != nil {
+			return writeOutcome{}
+		}
+		if statuses, answerErr = decodeOperationStatuses(resp.Body, resp.Redact); answerErr != nil {
+			answerErr = httpapi.MalformedResponse(op, answerErr)
+			return writeOutcome{}
+		}
+		return bulkOutcome(op, ids, statuses)
 	})
 	if err != nil {
 		return nil, err
 	}
-	statuses, err := decodeOperationStatuses(resp.Body, resp.Redact)
-	if err != nil {
-		return nil, httpapi.MalformedResponse(op, err)
+	return statuses, answerErr
+}
+
+// bulkOutcome is what a bulk operation op on ids did, by its statuses: conclusive when every
+// item has exactly one status that tells its outcome (200 or 204: deleted, or updated to what
+// the statuses do not show; 404: gone; 400: refused, unchanged).
+func bulkOutcome(op string, ids []string, statuses []OperationStatus) writeOutcome {
+	byID := make(map[string][]int, len(statuses))
+	for _, st := range statuses {
+		k := listingKey(st.SubscriptionID)
+		byID[k] = append(byID[k], st.HTTPEquivalentCode)
 	}
-	return statuses, nil
+	out := writeOutcome{conclusive: true}
+	for _, id := range ids {
+		codes := byID[listingKey(id)]
+		if len(codes) != 1 {
+			return writeOutcome{}
+		}
+		switch code := codes[0]; {
+		case code == http.StatusNotFound:
+			out.gone = append(out.gone, id)
+		case code == http.StatusBadRequest:
+		case (code == http.StatusOK || code == http.StatusNoContent) && op == opBulkDelete:
+			out.gone = append(out.gone, id)
+		case code == http.StatusOK || code == http.StatusNoContent:
+			out.unread = append(out.unread, id)
+		default:
+			return writeOutcome{}
+		}
+	}
+	return out
 }
 
 // decodeOperationStatuses reads a SubscriptionPatchResponseWrapper, or a bare array of

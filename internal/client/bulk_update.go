@@ -147,13 +147,15 @@ func (c *Client) updateChunk(ctx context.Context, accountID string, updates []Su
 // sets the same values however often it lands.
 func (c *Client) bulkUpdateItems(ctx context.Context, accountID string, updates []SubscriptionUpdate) ([]OperationStatus, error) {
 	items := make([]wireBulkUpdateItem, len(updates))
+	ids := make([]string, len(updates))
 	for i, u := range updates {
 		items[i] = wireBulkUpdateItem{SubscriptionID: u.ID, bulkSettings: bulkSettings(u.Input)}
+		ids[i] = u.ID
 	}
 	if len(updates) > 1 {
 		tflog.Debug(ctx, "Updating subscriptions in one request", map[string]any{"account_id": accountID, "subscriptions": len(updates)})
 	}
-	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateItems{Operation: "update", Subscriptions: items}, true)
+	return c.bulk(ctx, opBulkUpdate, accountID, wireBulkUpdateItems{Operation: "update", Subscriptions: items}, ids, true)
 }
 
 // judgeUpdates turns the answer of the bulk update of updates[start:end] into results and

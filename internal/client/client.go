@@ -92,18 +92,32 @@ func (c *Client) TokenWithExpiry(ctx context.Context, accountID string, minValid
 // httpapi.CheckAccountID accepts it.
 func (c *Client) account(accountID string) (string, error) { return c.api.Account(accountID) }
 
-// call runs a service operation through the HTTP layer (httpapi.Client.Do). A write is first
-// ordered with UpdateListed (account_writes.go), and drops the account's listing once it is
-// over: any write may change the account's subscriptions, even one that failed or was
-// cancelled after it was sent.
+// call runs a service operation through the HTTP layer (httpapi.Client.Do). A write (any
+// method but GET) goes through write with no judge: it drops the account's listing.
 func (c *Client) call(ctx context.Context, sc httpapi.Call) (*httpapi.Response, error) {
 	if sc.Method != http.MethodGet {
-		exit, err := c.enterWrite(ctx, sc.Operation, sc.AccountID)
-		if err != nil {
-			return nil, err
-		}
-		defer exit()
-		defer c.listings.invalidate(sc.AccountID)
+		return c.write(ctx, sc, nil)
 	}
 	return c.api.Do(ctx, sc)
+}
+
+// write runs a write through the HTTP layer. It is first ordered with UpdateListed
+// (account_writes.go); once it is over, judge tells from its answer what it did to the
+// account's subscriptions, and that outcome is applied to the account's listing
+// (listingCache.applyWrite) before the write counts as over. A nil judge, and any outcome
+// that is not conclusive, drops the listing: a write may change the account's subscriptions
+// even when it failed or was cancelled after it was sent. judge runs once, with Do's answer.
+func (c *Client) write(ctx context.Context, sc httpapi.Call, judge func(*httpapi.Response, error) writeOutcome) (*httpapi.Response, error) {
+	exit, err := c.enterWrite(ctx, sc.Operation, sc.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	defer exit()
+	resp, err := c.api.Do(ctx, sc)
+	var outcome writeOutcome
+	if judge != nil {
+		outcome = judge(resp, err)
+	}
+	c.listings.applyWrite(sc.AccountID, outcome)
+	return resp, err
 }

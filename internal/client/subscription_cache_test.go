@@ -245,83 +245,155 @@ func TestReadSubscription_accountsAreSeparate(t *testing.T) {
 	}
 	mustRead(t, c, other, b[1].SubscriptionID)
 	e.want(2, 0)
+	// The delete's answer took it out of its own account's listing: an id the listing lacks is
+	// read on its own, and the service's 404 says it is gone.
 	if _, err := c.ReadSubscription(t.Context(), cacheAccount, a[1].SubscriptionID); !errors.Is(err, httpapi.ErrNotFound) {
 		t.Errorf("read after delete: %v, want ErrNotFound", err)
 	}
-	e.want(3, 1)
+	e.want(2, 1)
 }
 
-// TestReadSubscription_writesInvalidate runs every write of the Client between two reads: the
-// second read lists the account again and sees the write.
-func TestReadSubscription_writesInvalidate(t *testing.T) {
+// TestReadSubscription_writeOutcomes runs every write of the Client between two reads. A write
+// whose answer tells what it did updates the listing, which serves the second read without a
+// new listing (an id the listing lacks, such as one deleted, is read on its own; one updated
+// by a bulk update, whose statuses do not show it, too); any other write drops the listing,
+// and the second read lists the account again. Either way the second read sees the write.
+func TestReadSubscription_writeOutcomes(t *testing.T) {
 	t.Parallel()
 	in := SubscriptionInput{EventName: "NEW.EVENT", DestinationType: "EVENT_STREAMS", LogLevel: "INFO"}
+	bulkUpdate := func(ctx context.Context, c *Client, id string) (string, error) {
+		s, err := c.GetSubscription(ctx, cacheAccount, id)
+		if err != nil {
+			return "", err
+		}
+		s.LogLevel = "WARNING"
+		_, err = c.BulkUpdateSubscriptions(ctx, cacheAccount, []Subscription{*s})
+		return id, err
+	}
+	update := func(ctx context.Context, c *Client, id string) (string, error) {
+		_, err := c.UpdateSubscription(ctx, cacheAccount, id, in)
+		return id, err
+	}
+	bulkDelete := func(ctx context.Context, c *Client, id string) (string, error) {
+		_, err := c.BulkDeleteSubscriptions(ctx, cacheAccount, []string{id})
+		return id, err
+	}
 	cases := []struct {
 		name  string
-		write func(ctx context.Context, c *Client, id string) error
-		check func(t *testing.T, c *Client, id string) // after the write
+		fault *mockserver.Fault // injected for the write
+		// write returns the id the second read reads.
+		write     func(ctx context.Context, c *Client, id string) (string, error)
+		check     func(t *testing.T, c *Client, id string)
+		relist    bool // the second read lists the account again
+		wantGets  int  // single reads of the second read
+		wantCount int  // subscriptions AccountSubscriptions serves after the write
+		relistAll bool // AccountSubscriptions lists the account again after the second read
 	}{
-		{"update", func(ctx context.Context, c *Client, id string) error {
-			_, err := c.UpdateSubscription(ctx, cacheAccount, id, in)
-			return err
-		}, wantLogLevel("INFO")},
-		{"delete", func(ctx context.Context, c *Client, id string) error {
-			return c.DeleteSubscription(ctx, cacheAccount, id)
-		}, wantGone},
-		{"delete all", func(ctx context.Context, c *Client, _ string) error {
-			return c.DeleteAllSubscriptions(ctx, cacheAccount)
-		}, wantGone},
-		{"replace", func(ctx context.Context, c *Client, _ string) error {
-			_, err := c.ReplaceSubscriptions(ctx, cacheAccount, []SubscriptionInput{in})
-			return err
-		}, wantGone},
-		{"bulk delete", func(ctx context.Context, c *Client, id string) error {
-			_, err := c.BulkDeleteSubscriptions(ctx, cacheAccount, []string{id})
-			return err
-		}, wantGone},
-		{"bulk update", func(ctx context.Context, c *Client, id string) error {
-			s, err := c.GetSubscription(ctx, cacheAccount, id)
-			if err != nil {
-				return err
-			}
-			s.LogLevel = "WARNING"
-			_, err = c.BulkUpdateSubscriptions(ctx, cacheAccount, []Subscription{*s})
-			return err
-		}, wantLogLevel("WARNING")},
-		{"create", func(ctx context.Context, c *Client, _ string) error {
-			_, err := c.CreateSubscriptions(ctx, cacheAccount, []SubscriptionInput{in})
-			return err
-		}, wantLogLevel("ERROR")},
-		{"topic", func(ctx context.Context, c *Client, _ string) error {
-			_, err := c.CreateEventStreamTopic(ctx, cacheAccount, TopicInput{EnvironmentID: "env", SubscriptionName: "s", TopicName: "t"})
-			return err
-		}, wantLogLevel("ERROR")},
-		{"failed write", func(ctx context.Context, c *Client, _ string) error {
+		{name: "update", write: update, check: wantLogLevel("INFO"), wantCount: 5},
+		{name: "update of an unknown id", write: func(ctx context.Context, c *Client, id string) (string, error) {
 			_, err := c.UpdateSubscription(ctx, cacheAccount, "3fa85f64-5717-4562-b3fc-2c963f66afa6", in)
 			if !errors.Is(err, httpapi.ErrNotFound) {
-				return fmt.Errorf("update of an unknown id: %v, want ErrNotFound", err)
+				return "", fmt.Errorf("update of an unknown id: %v, want ErrNotFound", err)
 			}
-			return nil
-		}, wantLogLevel("ERROR")},
+			return id, nil
+		}, check: wantLogLevel("ERROR"), wantCount: 5},
+		{name: "delete", write: func(ctx context.Context, c *Client, id string) (string, error) {
+			return id, c.DeleteSubscription(ctx, cacheAccount, id)
+		}, check: wantGone, wantGets: 1, wantCount: 4},
+		{name: "delete of an unknown id", write: func(ctx context.Context, c *Client, id string) (string, error) {
+			err := c.DeleteSubscription(ctx, cacheAccount, "3fa85f64-5717-4562-b3fc-2c963f66afa6")
+			if !errors.Is(err, httpapi.ErrNotFound) {
+				return "", fmt.Errorf("delete of an unknown id: %v, want ErrNotFound", err)
+			}
+			return id, nil
+		}, check: wantLogLevel("ERROR"), wantCount: 5},
+		{name: "bulk delete", write: bulkDelete, check: wantGone, wantGets: 1, wantCount: 4},
+		{name: "bulk update", write: bulkUpdate, check: wantLogLevel("WARNING"), wantGets: 1, wantCount: 5},
+		// Two to read one by one, where a pass over the account is one page: it is listed again.
+		{name: "bulk update of more than a pass has pages", write: func(ctx context.Context, c *Client, id string) (string, error) {
+			all, err := c.AccountSubscriptions(ctx, cacheAccount)
+			if err != nil {
+				return "", err
+			}
+			for i := range all {
+				all[i].LogLevel = "WARNING"
+			}
+			_, err = c.BulkUpdateSubscriptions(ctx, cacheAccount, all[:2])
+			return all[0].ID, err
+		}, check: wantLogLevel("WARNING"), wantGets: 1, wantCount: 5, relistAll: true},
+		{name: "create", write: func(ctx context.Context, c *Client, _ string) (string, error) {
+			created, err := c.CreateSubscriptions(ctx, cacheAccount, []SubscriptionInput{in})
+			if err != nil || len(created) != 1 {
+				return "", fmt.Errorf("create: %v, %d subscriptions", err, len(created))
+			}
+			return created[0].ID, nil
+		}, check: wantLogLevel("INFO"), wantCount: 6},
+		// Inconclusive: the write drops the listing.
+		{name: "delete all", write: func(ctx context.Context, c *Client, id string) (string, error) {
+			return id, c.DeleteAllSubscriptions(ctx, cacheAccount)
+		}, check: wantGone, relist: true, wantGets: 1},
+		{name: "replace", write: func(ctx context.Context, c *Client, id string) (string, error) {
+			_, err := c.ReplaceSubscriptions(ctx, cacheAccount, []SubscriptionInput{in})
+			return id, err
+		}, check: wantGone, relist: true, wantGets: 1, wantCount: 1},
+		{name: "topic", write: func(ctx context.Context, c *Client, id string) (string, error) {
+			_, err := c.CreateEventStreamTopic(ctx, cacheAccount, TopicInput{EnvironmentID: "env", SubscriptionName: "s", TopicName: "t"})
+			return id, err
+		}, check: wantLogLevel("ERROR"), relist: true, wantCount: 5},
+		{name: "update whose answer fails a check",
+			fault: &mockserver.Fault{Method: http.MethodPut, Route: mockserver.RouteSubscription, ForgeMember: "accountId", ForgeValue: "another-account"},
+			write: update, check: wantLogLevel("INFO"), relist: true, wantCount: 5},
+		{name: "bulk delete without a status",
+			fault: &mockserver.Fault{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions, DropStatuses: 1, AfterWork: true},
+			write: bulkDelete, check: wantGone, relist: true, wantGets: 1, wantCount: 4},
+		{name: "bulk update without a status",
+			fault: &mockserver.Fault{Method: http.MethodPatch, Route: mockserver.RouteSubscriptions, DropStatuses: 1, AfterWork: true},
+			write: bulkUpdate, check: wantLogLevel("WARNING"), relist: true, wantCount: 5},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newCacheEnv(t, mockserver.Config{})
 			subs := e.seed(cacheAccount, 5)
-			id := subs[2].SubscriptionID
 			c := e.client()
-			mustRead(t, c, cacheAccount, id)
+			mustRead(t, c, cacheAccount, subs[2].SubscriptionID)
 			e.want(1, 0)
-			if err := tc.write(t.Context(), c, id); err != nil {
+			remove := func() {}
+			if tc.fault != nil {
+				remove = e.mock.InjectFault(*tc.fault)
+			}
+			id, err := tc.write(t.Context(), c, subs[2].SubscriptionID)
+			remove()
+			if err != nil {
 				t.Fatal(err)
 			}
-			gets := e.gets()
+			lists, gets := e.lists(), e.gets()
 			tc.check(t, c, id)
-			if n := e.lists(); n != 2 {
-				t.Errorf("%d list requests after the write, want 2 (one before, one after)", n)
+			wantLists := 0
+			if tc.relist {
+				wantLists = 1
 			}
-			if n := e.gets() - gets; n > 1 {
-				t.Errorf("%d single reads after the write, want at most 1", n)
+			if n := e.lists() - lists; n != wantLists {
+				t.Errorf("%d list requests after the write, want %d", n, wantLists)
+			}
+			if n := e.gets() - gets; n != tc.wantGets {
+				t.Errorf("%d single reads after the write, want %d", n, tc.wantGets)
+			}
+			// The whole listing agrees with the service, and serves without a request.
+			lists = e.lists()
+			all, err := c.AccountSubscriptions(t.Context(), cacheAccount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(all) != tc.wantCount || len(e.mock.Subscriptions(cacheAccount)) != tc.wantCount {
+				t.Errorf("AccountSubscriptions served %d subscriptions, the service holds %d, want %d",
+					len(all), len(e.mock.Subscriptions(cacheAccount)), tc.wantCount)
+			}
+			wantLists = 0
+			if tc.relistAll {
+				wantLists = 1
+			}
+			if n := e.lists() - lists; n != wantLists {
+				t.Errorf("AccountSubscriptions after the read made %d list requests, want %d", n, wantLists)
 			}
 		})
 	}
@@ -359,19 +431,19 @@ func TestReadSubscription_listingErrorFallsBackToSingleReads(t *testing.T) {
 	// One failed listing, remembered: the reads went one by one.
 	e.want(1, 10)
 
-	// Once the TTL has passed, the next read lists again.
+	// A write forgets a failure: the next read lists again.
 	remove()
-	now = now.Add(time.Minute)
+	if err := c.DeleteSubscription(t.Context(), cacheAccount, subs[9].SubscriptionID); err != nil {
+		t.Fatal(err)
+	}
 	mustRead(t, c, cacheAccount, subs[0].SubscriptionID)
 	mustRead(t, c, cacheAccount, subs[1].SubscriptionID)
 	e.want(2, 10)
 
-	// A write forgets a failure as well.
+	// Once the TTL has passed, the next read lists again; its failure is remembered.
 	remove = e.mock.InjectFault(mockserver.Fault{Method: http.MethodGet, Route: mockserver.RouteSubscriptions, Status: http.StatusForbidden, Count: 1})
 	defer remove()
-	if err := c.DeleteSubscription(t.Context(), cacheAccount, subs[9].SubscriptionID); err != nil {
-		t.Fatal(err)
-	}
+	now = now.Add(time.Minute)
 	mustRead(t, c, cacheAccount, subs[0].SubscriptionID) // listing fails: single read
 	e.want(3, 11)
 	if err := c.DeleteSubscription(t.Context(), cacheAccount, subs[8].SubscriptionID); err != nil {
@@ -514,7 +586,7 @@ func BenchmarkReadSubscriptionCached(b *testing.B) {
 		subs[id] = Subscription{ID: id, AccountID: "acc", EventName: "ATOM.STATUS", DestinationType: "EVENT_STREAMS", LogLevel: "ERROR", Enabled: true}
 		ids = append(ids, id)
 	}
-	_, gen, _ := c.listings.lookup("acc", c.now(), c.cfg.ListCacheTTL)
+	_, _, gen, _ := c.listings.lookup("acc", c.now(), c.cfg.ListCacheTTL)
 	c.listings.store("acc", gen, subs, c.now().Add(time.Hour)) // never expires during the run
 	ctx := context.Background()
 	b.ReportAllocs()

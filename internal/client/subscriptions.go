@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -293,16 +294,36 @@ func (c *Client) writeSubscriptions(ctx context.Context, op, method, accountID s
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	resp, err := c.call(ctx, httpapi.Call{
+	var subs []Subscription
+	var answerErr error
+	_, err = c.write(ctx, httpapi.Call{
 		Operation: op,
 		Method:    method,
 		AccountID: accountID,
 		Path:      httpapi.AccountPath(accountID, "subscriptions"),
 		In:        toWireCreateRequest(in),
+	}, func(resp *httpapi.Response, err error) writeOutcome {
+		if err != nil {
+			return writeOutcome{}
+		}
+		subs, answerErr = writtenSubscriptions(op, accountID, resp)
+		// A create's checked answer that holds one subscription per input is all it made (a
+		// create is never repeated once sent). An answer that holds fewer, or one without its id,
+		// leaves the rest to be settled (create_adopt.go), and one that holds more (or a replace
+		// of the collection) tells less than the account it left.
+		if answerErr != nil || method != http.MethodPost || len(subs) != len(in) || slices.ContainsFunc(subs, func(s Subscription) bool { return s.ID == "" }) {
+			return writeOutcome{}
+		}
+		return writeOutcome{conclusive: true, put: subs}
 	})
 	if err != nil {
 		return nil, err
 	}
+	return subs, answerErr
+}
+
+// writtenSubscriptions decodes and checks the answer of op, a SubscriptionWrapper or 204.
+func writtenSubscriptions(op, accountID string, resp *httpapi.Response) ([]Subscription, error) {
 	if resp.Status == http.StatusNoContent {
 		return []Subscription{}, nil
 	}
@@ -391,19 +412,32 @@ func (c *Client) putSubscription(ctx context.Context, accountID, id string, in S
 	if err := httpapi.CheckPathSegment("subscription id", id); err != nil {
 		return nil, fmt.Errorf("%s: %w", opUpdateSubscription, err)
 	}
-	resp, err := c.call(ctx, httpapi.Call{
+	var s *Subscription
+	var answerErr error
+	_, err = c.write(ctx, httpapi.Call{
 		Operation: opUpdateSubscription,
 		Method:    http.MethodPut,
 		AccountID: accountID,
 		Path:      httpapi.AccountPath(accountID, "subscriptions", url.PathEscape(id)),
 		In:        wireSubscriptionUpdateSingleRequest{Subscription: in},
+	}, func(resp *httpapi.Response, err error) writeOutcome {
+		switch {
+		case errors.Is(err, httpapi.ErrNotFound):
+			return writeOutcome{conclusive: true, gone: []string{id}}
+		case err != nil:
+			return writeOutcome{}
+		}
+		s, answerErr = checkedSubscription(opUpdateSubscription, accountID, resp.Body)
+		if answerErr != nil || listingKey(s.ID) != listingKey(id) {
+			return writeOutcome{}
+		}
+		return writeOutcome{conclusive: true, put: []Subscription{*s}}
 	})
 	if err != nil {
 		return nil, err
 	}
-	s, err := checkedSubscription(opUpdateSubscription, accountID, resp.Body)
-	if err != nil {
-		return nil, err
+	if answerErr != nil {
+		return nil, answerErr
 	}
 	return s, nil
 }
@@ -434,11 +468,16 @@ func (c *Client) DeleteSubscription(ctx context.Context, accountID, id string) e
 	if err := httpapi.CheckPathSegment("subscription id", id); err != nil {
 		return fmt.Errorf("%s: %w", opDeleteSubscription, err)
 	}
-	_, err = c.call(ctx, httpapi.Call{
+	_, err = c.write(ctx, httpapi.Call{
 		Operation: opDeleteSubscription,
 		Method:    http.MethodDelete,
 		AccountID: accountID,
 		Path:      httpapi.AccountPath(accountID, "subscriptions", url.PathEscape(id)),
+	}, func(_ *httpapi.Response, err error) writeOutcome {
+		if err != nil && !errors.Is(err, httpapi.ErrNotFound) {
+			return writeOutcome{}
+		}
+		return writeOutcome{conclusive: true, gone: []string{id}}
 	})
 	return err
 }
