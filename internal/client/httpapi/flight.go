@@ -26,6 +26,12 @@ func SharedFlight[T any](ctx context.Context, g *singleflight.Group, key string,
 	watch, _ := ctx.Value(flightWatchKey{}).(*flightWatch)
 	self := new(byte) // tells this caller's flights from others'
 	for {
+		// A context that has already ended starts or joins no flight: its caller gets the
+		// context's error, always the same one (a flight it started would end with the same
+		// cause, and the select below would pick either answer at random).
+		if err := ctx.Err(); err != nil {
+			return zero, err
+		}
 		ch := g.DoChan(key, func() (any, error) {
 			watch.flightStarted()
 			v, err := fn()

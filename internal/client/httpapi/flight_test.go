@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -261,6 +262,51 @@ func TestSharedFlight_errorsShared(t *testing.T) {
 			}
 			if waiterErr != nil || waiterVal != "second" {
 				t.Errorf("waiter: %q, %v, want the new flight's result", waiterVal, waiterErr)
+			}
+		})
+	}
+}
+
+// TestSharedFlight_endedContextStartsNoFlight: a caller whose context has already ended gets
+// the context's own error, every time, and starts no flight. Before, it started one that ended
+// with the same cause, and the caller got either error at random (the read of a 1ns timeout
+// told its twin paths apart in TestAccountProtocol_readMatchesFramework).
+func TestSharedFlight_endedContextStartsNoFlight(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		want error
+	}{
+		{"deadline passed", func() (context.Context, context.CancelFunc) {
+			return context.WithDeadline(context.Background(), time.Unix(0, 0))
+		}, context.DeadlineExceeded},
+		{"cancelled", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx, cancel
+		}, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := tc.ctx()
+			defer cancel()
+			var g singleflight.Group
+			release := make(chan struct{})
+			fn := func() (string, error) {
+				<-release // a flight started here would still be in flight below
+				return "", fmt.Errorf("GET /x: %w", ctx.Err())
+			}
+			for range 50 {
+				if _, err := SharedFlight(ctx, &g, "k", fn); err != tc.want {
+					t.Fatalf("error %q, want the context's own %q", err, tc.want)
+				}
+			}
+			// singleflight registers a flight before it runs: a new call of the key joins one
+			// that any of the calls above started, and gets its answer instead of its own.
+			probe := g.DoChan("k", func() (any, error) { return "probe", nil })
+			close(release)
+			if r := <-probe; r.Val != "probe" {
+				t.Errorf("a flight was started for an ended context (its answer: %v, %v)", r.Val, r.Err)
 			}
 		})
 	}
