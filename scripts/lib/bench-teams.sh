@@ -146,8 +146,8 @@ teams_section() {
   echo "entry of each topic. **list pages** are GETs of the account's collection; **one pass** is the floor,"
   echo "ceil(total / $TEAMS_PAGE_SIZE) pages for the total the account holds after the apply (others + K x $TEAMS_ENTRIES),"
   echo "the least any read of the account costs, since the service has no filter by topic; **passes** is list"
-  echo "pages over one pass. Goals: a no-change plan reads one pass whatever K; the first apply at most two"
-  echo "passes plus its writes."
+  echo "pages over one pass; **CPU** is terraform's own and the provider processes' (user + system). Goals: a"
+  echo "no-change plan reads one pass whatever K; the first apply at most two passes plus its writes."
   awk -F'\t' -v e="$TEAMS_ENTRIES" -v ps="$TEAMS_PAGE_SIZE" '
     function pass(total) { return total <= 0 ? 1 : int((total + ps - 1) / ps) }
     # split_routes sets pages (the list count) and other (the other routes) of a routes field.
@@ -162,13 +162,15 @@ teams_section() {
       }
       if (other == "") other = "none"
     }
-    function row(lead, step, total, wall, routes) {
-      split_routes(routes)
-      printf "| %s | %s | %d | %d | %.2f | %s | %s |\n", lead, step, pages, pass(total), pages / pass(total), other, wall
+    # row prints one step: f holds its fields in results.tsv (bench.sh step).
+    function row(lead, total,    cpu) {
+      split_routes(f[12])
+      cpu = (f[5] != "n/a" && f[6] != "n/a") ? sprintf("%.2f / %.2f", f[5] - f[6], f[6]) : "n/a"
+      printf "| %s | %s | %d | %d | %.2f | %s | %s | %s |\n", lead, f[3], pages, pass(total), pages / pass(total), other, f[4], cpu
     }
     $1 ~ /^teams-/ { split($2, ok, ":"); rows[++n] = $0; if ($1 == "teams-topic") sizes[ok[1]] = 1 }
     END {
-      head = "| %s | step | list pages | one pass | passes | other requests | wall s |\n|---:|---|---:|---:|---:|---|---:|\n"
+      head = "| %s | step | list pages | one pass | passes | other requests | wall s | CPU s terraform / provider |\n|---:|---|---:|---:|---:|---|---:|---|\n"
       for (o in sizes) order[++no] = o + 0
       for (i = 1; i <= no; i++) for (j = i + 1; j <= no; j++) if (order[j] < order[i]) { t = order[i]; order[i] = order[j]; order[j] = t }
       for (i = 1; i <= no; i++) {
@@ -176,7 +178,7 @@ teams_section() {
         printf head, "K"
         for (r = 1; r <= n; r++) {
           split(rows[r], f, "\t"); split(f[2], ok, ":")
-          if (f[1] == "teams-topic" && ok[1] + 0 == order[i]) row(ok[2], f[3], ok[1] + ok[2] * e, f[4], f[12])
+          if (f[1] == "teams-topic" && ok[1] + 0 == order[i]) row(ok[2], ok[1] + ok[2] * e)
         }
       }
       printf "\n### One eventnotify_account_subscriptions resource holding the same K x %d entries\n\n", e
@@ -187,18 +189,18 @@ teams_section() {
       printf head, "K"
       for (r = 1; r <= n; r++) {
         split(rows[r], f, "\t"); split(f[2], ok, ":")
-        if (f[1] == "teams-account") row(ok[2], f[3], ok[2] * e, f[4], f[12])
+        if (f[1] == "teams-account") row(ok[2], ok[2] * e)
       }
       print "\n### D eventnotify_subscriptions data sources with different filters, on one account\n"
       print "Filters in turn: none, `event_name`, `enabled = false`, `log_level`, `destination_type`, `notified_for`"
       print "(the functions `notifies` and `levels_notified` read nothing from the service). No resources; the"
       print "account holds only the seeded others. Both steps read every data source."
       print ""
-      print "| others | D | step | list pages | one pass | passes | other requests | wall s |"
-      print "|---:|---:|---|---:|---:|---:|---|---:|"
+      print "| others | D | step | list pages | one pass | passes | other requests | wall s | CPU s terraform / provider |"
+      print "|---:|---:|---|---:|---:|---:|---|---:|---|"
       for (r = 1; r <= n; r++) {
         split(rows[r], f, "\t"); split(f[2], ok, ":")
-        if (f[1] == "teams-data") row(ok[1] " | " ok[2], f[3], ok[1], f[4], f[12])
+        if (f[1] == "teams-data") row(ok[1] " | " ok[2], ok[1])
       }
     }' "$results"
   echo
