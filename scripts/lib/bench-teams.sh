@@ -13,8 +13,8 @@
 #   teams-data     D eventnotify_subscriptions data sources with different filters (notified_for
 #                  among them) on the account of O: apply (reads them), plan (reads them again).
 # Every teams scenario runs at the provider's defaults (10 requests/s, batched writes) with 20 ms
-# per request, one run per step: list pages and requests are deterministic, wall time is noise on a
-# shared machine. teams_section writes the section of BENCHMARKS.md, between the markers
+# per request, one run per step: list pages and requests are the figures (wall time is noise on a
+# shared machine). teams_section writes the section of BENCHMARKS.md, between the markers
 # <!-- teams --> and <!-- /teams -->.
 
 TEAMS_K=${BENCH_TEAMS_K:-"1 5 20"}
@@ -139,8 +139,10 @@ teams_section() {
   echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'), provider $(git describe --tags --always --dirty 2>/dev/null || echo dev), $("$TERRAFORM" version 2>/dev/null | head -n 1)"
   echo "- $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores; load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a); the teams scenarios took ${1}s"
   echo
-  echo "At the provider's defaults (10 requests/s, batched writes), 20 ms per request, one run per step (list"
-  echo "pages and requests do not vary between runs; wall time does, on a shared machine). Each topic resource"
+  echo "At the provider's defaults (10 requests/s, batched writes), 20 ms per request, one run per step. List"
+  echo "pages and requests are the same in every run, except in an apply of several resources: each write drops"
+  echo "the account's listing, and how many reads list it again depends on how the writes and reads interleave."
+  echo "Wall time varies from run to run on a shared machine; the CPU columns vary less. Each topic resource"
   echo "holds $TEAMS_ENTRIES entries on its own topic; the account also holds the others, seeded in the mock outside"
   echo "Terraform. \`apply\` creates everything, \`plan\` changes nothing (and must be empty), \`apply1\` changes one"
   echo "entry of each topic. **list pages** are GETs of the account's collection; **one pass** is the floor,"
