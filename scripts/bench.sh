@@ -24,6 +24,9 @@
 #              diagnostic of where the time goes
 #   10k        (N = 1000) as "0 ms", in an account that holds 10,000 subscriptions (9,000
 #              seeded in the mock, outside Terraform)
+#   teams      many teams on one account (issue 42): K topic resources beside one account
+#              resource, and data sources with different filters; their own sizes and steps,
+#              described in scripts/lib/bench-teams.sh, and their own section of BENCHMARKS.md
 # and writes BENCHMARKS.md (BENCH_OUT) with, per step: wall time and its ratio to the floor,
 # requests by route and JWT fetches (the mock's counters, reset before each step), the
 # provider's peak memory, and the CPU time of terraform, of the provider and of the mock.
@@ -47,9 +50,15 @@
 # two plan steps run BENCH_PLAN_RUNS times (default 3) and report their fastest run.
 #
 # Settings: TERRAFORM (binary), BENCH_SIZES, BENCH_OUT, BENCH_PLAN_RUNS, BENCH_GO=0 to skip the
-# Go benchmarks, BENCH_SCENARIOS (names to run, default all).
+# Go benchmarks, BENCH_SCENARIOS (names to run, default all), BENCH_TEAMS_* (bench-teams.sh).
+#
+# BENCHMARKS.md has three parts: the sections above the teams section, the teams section (between
+# <!-- teams --> and <!-- /teams -->) and the hand-written notes (from <!-- notes --> on). A run
+# rewrites the parts whose scenarios it ran and keeps the others as they are:
+# BENCH_SCENARIOS=teams rewrites the teams section only (and runs no Go benchmarks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/bench-teams.sh
 
 die() { echo "bench: $*" >&2; exit 1; }
 command -v go >/dev/null || die "Go is required"
@@ -273,11 +282,20 @@ step() {
   printf '    %-15s %7ss  %s\n' "$name" "$wall" "${routes:-(no provider)}"
 }
 
+# selected NAME: whether BENCH_SCENARIOS names the scenario (or is all).
+selected() {
+  case " ${BENCH_SCENARIOS:-all} " in *" all "* | *" $1 "*) return 0 ;; esac
+  return 1
+}
+# The main part of BENCHMARKS.md is rewritten when any scenario but teams runs.
+main_ran=0
+for name in ${BENCH_SCENARIOS:-all}; do [ "$name" = teams ] || main_ran=1; done
+
 # scenario ID N KIND LATENCY SEED LIMIT ENV...: the four steps in a fresh directory.
 scenario() {
   local id=$1 n=$2 kind=$3 latency=$4 seed=$5 limit=$6
   shift 6
-  case " ${BENCH_SCENARIOS:-all} " in *" all "* | *" $id "*) ;; *) return ;; esac
+  selected "$id" || return 0
   local k=$((n / 10))
   dir="$work/tf-$id-$n"
   echo "==> $id, N=$n"
@@ -315,11 +333,17 @@ for n in $SIZES; do
     scenario 10k "$n" provider 0ms $((ACCOUNT_SIZE - n)) "$unlimited"
   fi
 done
+teams_elapsed=""
+if selected teams; then
+  teams_started=$(date +%s)
+  teams_run
+  teams_elapsed=$(($(date +%s) - teams_started))
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)
 elapsed=$(($(date +%s) - started))
 
 gobench=""
-if [ "${BENCH_GO:-1}" != 0 ]; then
+if [ "${BENCH_GO:-1}" != 0 ] && [ "$main_ran" = 1 ]; then
   echo "==> Go benchmarks"
   gobench=$(go test -run '^$' -bench . -benchmem ./internal/client/... ./internal/mockserver/ ./internal/provider/ 2>&1 | grep -E '^(Benchmark|ok|FAIL|goos|goarch|cpu|pkg)' || true)
 fi
@@ -331,7 +355,11 @@ awk -F'\t' '{ k = $1 SUBSEP $2 SUBSEP $3; if (!(k in best)) { order[++n] = k; be
 mv "$results.best" "$results"
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || true)
-{
+# The main part reads the rows of every scenario but the teams ones, which have their section.
+main_results="$work/main.tsv"
+grep -v '^teams-' "$results" >"$main_results" || true
+# main_sections prints the main part of BENCHMARKS.md.
+main_sections() {
   echo "# Benchmarks"
   echo
   echo "Written by \`make bench\` (scripts/bench.sh); the numbers are figures, not test assertions. Rerun to refresh."
@@ -391,7 +419,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
         share = (f[8] != "n/a" && f[4] > 0) ? sprintf("%.1f%%", 100 * f[8] / f[4]) : "n/a"
         printf "| %s | %s | %s | %s (%s in all) | %s | %s | %s / %s / %s | %s | %s |\n", f[3], f[4], ratio, f[12], f[11], f[10], rss, tf, f[6], f[8], share, f[9]
       }
-    }' "$results"
+    }' "$main_results"
   echo
   echo "## Target: N = 1000, no latency, within 1.5x of the floor"
   echo
@@ -424,7 +452,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
         printf "| %s, plan -refresh=false (no Read, no HTTP) | %s | %s | %s | %.2f | %s |\n", names[j], wall[r, "plan-norefresh"], req[r, "plan-norefresh"], cpu[r, "plan-norefresh"], cpu[r, "plan-norefresh"] - pcpu[r, "plan-norefresh"], pcpu[r, "plan-norefresh"]
         printf "| %s, plan (refresh) | %s | %s | %s | %.2f | %s |\n", names[j], wall[r, "plan"], req[r, "plan"], cpu[r, "plan"], cpu[r, "plan"] - pcpu[r, "plan"], pcpu[r, "plan"]
       }
-    }' "$results"
+    }' "$main_results"
   echo
   echo "## Batched writes at the default request limit (10 requests/s, 20 ms per request)"
   echo
@@ -442,7 +470,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
             wall["single", n, s], wall["single", n, s] / f, routes["single", n, s]
         }
       }
-    }' "$results"
+    }' "$main_results"
   echo
   echo "## The no-change plan before and after the SDK's loggers were turned off (N = 1000, no latency)"
   echo
@@ -458,7 +486,7 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
         printf "| %s | %s (%.2f) | %s (%.2f) | %s | %s (%.2f) |\n", names[j], wall[r, "plan"], wall[r, "plan"] / wall["floor", "plan"],
           cpu[r, "plan"], cpu[r, "plan"] / cpu["floor", "plan"], pcpu[r, "plan"], wall[r, "plan-norefresh"], wall[r, "plan-norefresh"] / wall["floor", "plan-norefresh"]
       }
-    }' "$results"
+    }' "$main_results"
   echo
   echo "## Go benchmarks"
   echo
@@ -467,10 +495,28 @@ mem_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 
   echo '```'
   echo "${gobench:-skipped (BENCH_GO=0)}"
   echo '```'
+}
+[ -f "$OUT" ] || : >"$OUT"
+{
+  if [ "$main_ran" = 1 ]; then
+    main_sections
+  else
+    # The main part as it was: everything before the teams section or the notes, without the
+    # blank lines that separate it from them.
+    awk '/^<!-- (teams|notes) -->$/ { exit } $0 == "" { blanks++; next } { for (; blanks > 0; blanks--) print ""; print }' "$OUT"
+  fi
+  if [ -n "$teams_elapsed" ]; then
+    echo
+    teams_section "$teams_elapsed"
+  elif grep -q '^<!-- teams -->$' "$OUT"; then
+    echo
+    sed -n '/^<!-- teams -->$/,/^<!-- \/teams -->$/p' "$OUT"
+  fi
+  if grep -q '^<!-- notes -->$' "$OUT"; then
+    # Keep the hand-written notes at the end of the file.
+    echo
+    sed -n '/^<!-- notes -->$/,$p' "$OUT"
+  fi
 } >"$OUT.tmp"
-if [ -f "$OUT" ] && grep -q '^<!-- notes -->' "$OUT"; then
-  # Keep the hand-written notes at the end of the file.
-  { echo; sed -n '/^<!-- notes -->/,$p' "$OUT"; } >>"$OUT.tmp"
-fi
 mv "$OUT.tmp" "$OUT"
 echo "==> Done in ${elapsed}s: $OUT"
