@@ -140,8 +140,10 @@ teams_section() {
   echo "- $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores; load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a); the teams scenarios took ${1}s"
   echo
   echo "At the provider's defaults (10 requests/s, batched writes), 20 ms per request, one run per step. List"
-  echo "pages and requests are the same in every run, except in an apply of several resources: each write drops"
-  echo "the account's listing, and how many reads list it again depends on how the writes and reads interleave."
+  echo "pages and requests are the same in every run, except the single reads (\`read\`) of an apply1 of several"
+  echo "resources: an entry a bulk update changed is read on its own before the listing serves it again (the"
+  echo "update's answer carries no subscription), and how many reads that takes depends on how the updates and"
+  echo "the reads interleave."
   echo "Wall time varies from run to run on a shared machine; the CPU columns vary less. Each topic resource"
   echo "holds $TEAMS_ENTRIES entries on its own topic; the account also holds the others, seeded in the mock outside"
   echo "Terraform. \`apply\` creates everything, \`plan\` changes nothing (and must be empty), \`apply1\` changes one"
