@@ -50,17 +50,17 @@ func parseRestapiSubscription(raw []byte) (restapiSubscription, error) {
 			"never created")
 	}
 	if !isUUID(id) {
-		return restapiSubscription{}, fmt.Errorf("the restapi_object's id %q is not a subscription id (a UUID): its "+
-			"id_attribute does not name subscriptions/0/subscriptionId", truncateForMessage(id))
+		return restapiSubscription{}, fmt.Errorf("the restapi_object's id %s is not a subscription id (a UUID): its "+
+			"id_attribute does not name subscriptions/0/subscriptionId", quoteBounded(id))
 	}
 	id = strings.ToLower(id)
 	if answered != "" && !strings.EqualFold(answered, id) {
 		return restapiSubscription{}, fmt.Errorf("the restapi_object's id %s is not the subscription %s that the "+
-			"service's answer in its state holds", id, truncateForMessage(answered))
+			"service's answer in its state holds", id, quoteBounded(answered))
 	}
 	if answeredAccount != "" && answeredAccount != account {
 		return restapiSubscription{}, fmt.Errorf("the restapi_object's path names account %q but the service's "+
-			"answer in its state names account %q", account, truncateForMessage(answeredAccount))
+			"answer in its state names account %s", account, quoteBounded(answeredAccount))
 	}
 	return restapiSubscription{AccountID: account, ID: id}, nil
 }
@@ -70,8 +70,8 @@ func parseRestapiSubscription(raw []byte) (restapiSubscription, error) {
 // object imported by its own path (the id is returned too). What comes before (/rest/v1, or
 // nothing when the provider's uri holds it), a query string and a trailing slash do not count.
 func restapiSubscriptionPath(p string) (account, id string, err error) {
-	wrong := fmt.Errorf("the restapi_object's path %q is not an account's subscriptions collection "+
-		"(/rest/v1/accounts/<account_id>/subscriptions)", truncateForMessage(p))
+	wrong := fmt.Errorf("the restapi_object's path %s is not an account's subscriptions collection "+
+		"(/rest/v1/accounts/<account_id>/subscriptions)", quoteBounded(p))
 	clean, _, _ := strings.Cut(p, "?")
 	segments := strings.Split(strings.Trim(clean, "/"), "/")
 	n := len(segments)
@@ -88,7 +88,7 @@ func restapiSubscriptionPath(p string) (account, id string, err error) {
 		return "", "", wrong
 	}
 	if err := httpapi.CheckAccountID(account); err != nil {
-		return "", "", fmt.Errorf("in the restapi_object's path %q, %s", truncateForMessage(p), accountIDAdvice(err))
+		return "", "", fmt.Errorf("in the restapi_object's path %s, %s", quoteBounded(p), accountIDAdvice(err))
 	}
 	return account, id, nil
 }
@@ -151,13 +151,4 @@ func subscriptionInAnswer(body string) (answeredSubscription, bool) {
 func stringAttr(attrs map[string]any, name string) string {
 	s, _ := attrs[name].(string)
 	return strings.TrimSpace(s)
-}
-
-// truncateForMessage shortens what a state holds to a length an error message can show.
-func truncateForMessage(s string) string {
-	const limit = 80
-	if len(s) <= limit {
-		return s
-	}
-	return s[:limit] + "..."
 }

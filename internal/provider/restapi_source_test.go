@@ -83,6 +83,10 @@ func TestParseRestapiSubscription(t *testing.T) {
 		{name: "id not a uuid", raw: `{"id":"subscriptions","path":"/accounts/acct-1/subscriptions"}`, wantErr: "is not a subscription id"},
 		{name: "id of another subscription", raw: `{"id":"` + other + `","path":"/accounts/acct-1/subscriptions","api_response":` + quote(answer) + `}`,
 			wantErr: "is not the subscription"},
+		// What the state holds of the service's answer is data: escaped and bounded in the error.
+		{name: "answer's id with control characters", raw: `{"id":"` + id + `","path":"/accounts/acct-1/subscriptions","api_response":` +
+			quote(`{"subscriptions":[{"subscriptionId":"\u001b[2J`+strings.Repeat("x", 200)+`"}]}`) + `}`,
+			wantErr: `the subscription "\x1b[2J` + strings.Repeat("x", 76) + `"...`},
 		{name: "answer of another account", raw: `{"id":"` + id + `","path":"/accounts/acct-2/subscriptions","api_response":` + quote(answer) + `}`,
 			wantErr: `names account "acct-1"`},
 		{name: "several subscriptions", raw: `{"id":"` + id + `","path":"/accounts/acct-1/subscriptions","data":` + quote(`{"subscriptions":[{},{}]}`) + `}`,
